@@ -1,0 +1,107 @@
+//! The parts of every cast that do not depend on the shape: edge semantics, and rounding from the
+//! working precision to the public width.
+
+use nalgebra::{Point, SVector, Unit};
+
+use crate::hit::{Hit, Span};
+use crate::ray::{Ray, unit_and_length};
+use crate::real::{Real, narrow};
+
+/// Where a line crosses a solid, in the working precision.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Crossing<E> {
+    /// Distance to the entry (may be negative).
+    pub(crate) enter: f64,
+    /// Distance to the exit.
+    pub(crate) exit: f64,
+    /// Whether the origin lies in the closed solid, decided as [`crate::Shape::contains`] does.
+    pub(crate) inside: bool,
+    /// What the shape needs to build the contact at the entry.
+    pub(crate) entry: E,
+}
+
+/// A shape's line query: the one thing each shape provides, on top of which [`cast_ray`] and
+/// [`ray_span`] give the public semantics.
+pub(crate) trait LineQuery<T: Real, const D: usize> {
+    /// Shape-specific data about the entry.
+    type Entry;
+
+    /// Where the whole line through `ray` crosses the solid; `None` if it misses.
+    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>>;
+
+    /// The entry point, and the outward normal there (any length, non-zero), in the working
+    /// precision.
+    fn contact(
+        &self,
+        ray: &Ray<T, D>,
+        crossing: &Crossing<Self::Entry>,
+    ) -> (SVector<f64, D>, SVector<f64, D>);
+}
+
+/// [`crate::Cast::cast_ray`] for any shape.
+#[inline]
+pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    max_distance: T,
+) -> Option<Hit<T, D>> {
+    let max_distance = max_distance.to_wide();
+    if !(max_distance >= 0.0) {
+        return None;
+    }
+    let x = shape.crossing(ray)?;
+    if x.inside {
+        return Some(start_inside(ray));
+    }
+    // Outside, a crossing is either wholly ahead or wholly behind the origin.
+    if !(x.enter >= 0.0 && x.enter <= max_distance && x.enter.is_finite()) {
+        return None;
+    }
+    let (point, normal) = shape.contact(ray, &x);
+    hit(x.enter, &point, &normal, ray)
+}
+
+/// [`crate::Cast::ray_span`] for any shape.
+#[inline]
+pub(crate) fn ray_span<T: Real, const D: usize, S: LineQuery<T, D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+) -> Option<Span<T>> {
+    shape.crossing(ray).map(|x| Span {
+        enter: T::from_wide(x.enter),
+        exit: T::from_wide(x.exit),
+    })
+}
+
+/// The hit of a cast that starts inside (or touching): distance 0, at the origin, normal `-dir`.
+#[inline]
+pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
+    Hit {
+        distance: T::zero(),
+        point: *ray.origin(),
+        normal: -*ray.dir(),
+    }
+}
+
+/// A hit rounded to the public width; `None` if the contact is not finite (an input near the
+/// limits of `f64` overflowed).
+#[inline]
+pub(crate) fn hit<T: Real, const D: usize>(
+    distance: f64,
+    point: &SVector<f64, D>,
+    normal: &SVector<f64, D>,
+    ray: &Ray<T, D>,
+) -> Option<Hit<T, D>> {
+    if !point.iter().all(|v| v.is_finite()) {
+        return None;
+    }
+    let normal = match unit_and_length(normal) {
+        Some((unit, _)) => Unit::new_unchecked(narrow(&unit)),
+        None => -*ray.dir(),
+    };
+    Some(Hit {
+        distance: T::from_wide(distance),
+        point: Point::from(narrow(point)),
+        normal,
+    })
+}

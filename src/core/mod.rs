@@ -1,0 +1,11 @@
+//! The two geometric cores every shape is built on, evaluated in `f64`.
+//!
+//! - [`quadratic`]: a line against a ball (Sphere directly; Ellipsoid in its scaled local frame).
+//! - [`slab`]: a line against the axis-aligned planes of a box (Aabb).
+//!
+//! Both take the line as an origin and a unit direction in the working precision and return
+//! distances along it, so each shape only transforms its input, calls a core and rounds once.
+
+pub(crate) mod exact;
+pub(crate) mod quadratic;
+pub(crate) mod slab;

@@ -1,0 +1,140 @@
+//! Why a constructor refused its input.
+
+use core::fmt;
+
+/// Bad input to a constructor ([`Ray::new`](crate::Ray::new), [`Sphere::new`](crate::Sphere::new),
+/// ...). Each variant carries the offending value (as `f64`, which holds every `f32` exactly) so
+/// that the message names it.
+///
+/// Two errors compare equal when their values have the same bits, so an error holding a NaN equals
+/// itself.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Error, Sphere};
+/// use raysweep::nalgebra::Point3;
+///
+/// let err = Sphere::new(Point3::origin(), -2.0f64).unwrap_err();
+/// assert_eq!(err, Error::NegativeRadius { radius: -2.0 });
+/// assert_eq!(err.to_string(), "the radius is negative: -2");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub enum Error {
+    /// A component of a point, vector, bound or matrix is NaN or infinite.
+    NonFinite {
+        /// Which argument: `"origin"`, `"direction"`, `"center"`, `"radius"`, ...
+        what: &'static str,
+        /// The component's index within the argument (0 for a scalar; `row * D + column` for a
+        /// matrix).
+        index: usize,
+        /// The value found there.
+        value: f64,
+    },
+    /// A direction (or the segment of [`Ray::between`](crate::Ray::between)) has length zero.
+    ZeroDirection,
+    /// A sphere's radius is below zero (zero is accepted: the sphere is a point).
+    NegativeRadius {
+        /// The radius given.
+        radius: f64,
+    },
+    /// An ellipsoid's semi-axis is zero or negative.
+    NonPositiveSemiAxis {
+        /// The local axis.
+        axis: usize,
+        /// The semi-axis given.
+        value: f64,
+    },
+    /// A box's `min` exceeds its `max` on an axis (equal bounds make a flat box and are accepted).
+    InvertedBounds {
+        /// The axis.
+        axis: usize,
+        /// The lower bound given.
+        min: f64,
+        /// The upper bound given.
+        max: f64,
+    },
+    /// A box's half extent is negative on an axis.
+    NegativeHalfExtent {
+        /// The axis.
+        axis: usize,
+        /// The half extent given.
+        value: f64,
+    },
+    /// A rotation matrix is not orthonormal: the largest entry of `RᵀR − I` exceeds the tolerance
+    /// ([`ORTHONORMAL_TOLERANCE`](crate::ORTHONORMAL_TOLERANCE) times the width's epsilon).
+    NotOrthonormal {
+        /// The largest entry of `|RᵀR − I|`.
+        deviation: f64,
+    },
+}
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        use Error::*;
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        match (*self, *other) {
+            (
+                NonFinite { what, index, value },
+                NonFinite {
+                    what: w,
+                    index: i,
+                    value: v,
+                },
+            ) => what == w && index == i && same(value, v),
+            (ZeroDirection, ZeroDirection) => true,
+            (NegativeRadius { radius }, NegativeRadius { radius: r }) => same(radius, r),
+            (NonPositiveSemiAxis { axis, value }, NonPositiveSemiAxis { axis: a, value: v }) => {
+                axis == a && same(value, v)
+            }
+            (InvertedBounds { axis, min, max }, InvertedBounds { axis: a, min: lo, max: hi }) => {
+                axis == a && same(min, lo) && same(max, hi)
+            }
+            (NegativeHalfExtent { axis, value }, NegativeHalfExtent { axis: a, value: v }) => {
+                axis == a && same(value, v)
+            }
+            (NotOrthonormal { deviation }, NotOrthonormal { deviation: d }) => same(deviation, d),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Error {}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::NonFinite { what, index, value } => {
+                write!(f, "{what} component {index} is not finite: {value}")
+            }
+            Error::ZeroDirection => f.write_str("the direction is the zero vector"),
+            Error::NegativeRadius { radius } => write!(f, "the radius is negative: {radius}"),
+            Error::NonPositiveSemiAxis { axis, value } => {
+                write!(f, "semi-axis {axis} is not strictly positive: {value}")
+            }
+            Error::InvertedBounds { axis, min, max } => {
+                write!(f, "min exceeds max on axis {axis}: {min} > {max}")
+            }
+            Error::NegativeHalfExtent { axis, value } => {
+                write!(f, "half extent {axis} is negative: {value}")
+            }
+            Error::NotOrthonormal { deviation } => write!(
+                f,
+                "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// `Err(NonFinite)` naming the first non-finite component of `values`.
+pub(crate) fn check_finite<I>(what: &'static str, values: I) -> Result<(), Error>
+where
+    I: IntoIterator<Item = f64>,
+{
+    match values.into_iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        Some((index, value)) => Err(Error::NonFinite { what, index, value }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,72 @@
+//! What a cast returns.
+
+use nalgebra::{Point, SVector, Unit};
+
+use crate::real::Real;
+
+/// The first contact of a cast.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Cast, Ray, Sphere};
+/// use raysweep::nalgebra::{Point3, Vector3};
+///
+/// let ball = Sphere::new(Point3::new(5.0, 0.0, 0.0), 1.0)?;
+/// let hit = ball.cast_ray(&Ray::new(Point3::origin(), Vector3::x())?, f64::INFINITY).unwrap();
+/// assert_eq!(hit.distance, 4.0);
+/// assert_eq!(hit.point, Point3::new(4.0, 0.0, 0.0));
+/// assert_eq!(hit.normal.into_inner(), -Vector3::x());
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit<T: Real, const D: usize = 3> {
+    /// How far the ray's origin (or the moving ball's centre) travels along the unit direction to
+    /// the first contact; `0` when it starts inside (or touching).
+    pub distance: T,
+    /// The contact point, on the target's surface (the origin when it starts inside).
+    pub point: Point<T, D>,
+    /// The target's outward unit normal at `point` (`-dir` when the cast starts inside).
+    pub normal: Unit<SVector<T, D>>,
+}
+
+/// The interval of distances along a whole line (both directions from the ray's origin) where the
+/// line, or a ball moving along it, touches a solid. `enter <= exit`; `enter` is negative when the
+/// entry lies behind the origin.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Cast, Ray, Sphere};
+/// use raysweep::nalgebra::{Point2, Vector2};
+///
+/// let circle = Sphere::new(Point2::origin(), 2.0)?;
+/// let span = circle.ray_span(&Ray::new(Point2::new(-1.0, 0.0), Vector2::x())?).unwrap();
+/// assert_eq!((span.enter, span.exit), (-1.0, 3.0));
+/// assert_eq!(span.length(), 4.0);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span<T> {
+    /// Distance where the line enters the solid.
+    pub enter: T,
+    /// Distance where the line leaves the solid.
+    pub exit: T,
+}
+
+impl<T: Real> Span<T> {
+    /// The chord length `exit − enter`: the path length through the solid.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Span;
+    ///
+    /// assert_eq!(Span { enter: -1.5f32, exit: 2.0 }.length(), 3.5);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn length(&self) -> T {
+        self.exit - self.enter
+    }
+}

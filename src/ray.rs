@@ -1,0 +1,180 @@
+//! Rays: an origin and a unit direction.
+
+use nalgebra::{Point, SVector, Unit};
+
+use crate::error::{Error, check_finite};
+use crate::real::{Real, narrow, widen};
+
+/// A half-line: an origin and a unit direction. Distances along a ray are Euclidean.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::Ray;
+/// use raysweep::nalgebra::{Point3, Vector3};
+///
+/// let ray = Ray::new(Point3::new(1.0, 2.0, 3.0), Vector3::new(0.0, 0.0, -2.0))?;
+/// assert_eq!(ray.dir().into_inner(), Vector3::new(0.0, 0.0, -1.0));
+/// assert_eq!(ray.at(3.0), Point3::new(1.0, 2.0, 0.0));
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ray<T: Real, const D: usize = 3> {
+    origin: Point<T, D>,
+    dir: Unit<SVector<T, D>>,
+}
+
+impl<T: Real, const D: usize> Ray<T, D> {
+    /// A ray from `origin` along `dir`, which is normalised here.
+    ///
+    /// Any finite non-zero `dir` is accepted, including one with subnormal components or
+    /// components near the largest finite value: it is scaled before its length is taken. The
+    /// stored direction is the unit vector nearest to `dir / |dir|` that the rounding of each
+    /// component gives.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] if a component of `origin` or `dir` is NaN or infinite;
+    /// [`Error::ZeroDirection`] if `dir` is zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Error, Ray};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let ray = Ray::new(Point2::origin(), Vector2::new(1e-40f32, 0.0))?;
+    /// assert_eq!(ray.dir().x, 1.0);
+    /// assert_eq!(Ray::new(Point2::origin(), Vector2::zeros()), Err::<Ray<f32, 2>, _>(Error::ZeroDirection));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn new(origin: Point<T, D>, dir: SVector<T, D>) -> Result<Self, Error> {
+        check_finite("origin", origin.iter().map(|v| v.to_wide()))?;
+        check_finite("direction", dir.iter().map(|v| v.to_wide()))?;
+        let (unit, _) = unit_and_length(&widen(&dir)).ok_or(Error::ZeroDirection)?;
+        Ok(Ray {
+            origin,
+            dir: Unit::new_unchecked(narrow(&unit)),
+        })
+    }
+
+    /// The ray from `a` towards `b`, and the distance `|b − a|` at which it reaches `b`.
+    ///
+    /// This is the segment form `A → B` of the seed documents: cast with `max_distance` set to the
+    /// returned length to test the segment only. The length is correctly rounded; for `f64` points
+    /// more than the largest finite value apart it rounds to `+∞`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] if a component of `a` or `b` is NaN or infinite;
+    /// [`Error::ZeroDirection`] if `a == b`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Ray;
+    /// use raysweep::nalgebra::Point3;
+    ///
+    /// let (ray, length) = Ray::between(Point3::new(0.0, 0.0, 0.0), Point3::new(3.0, 4.0, 0.0))?;
+    /// assert_eq!(length, 5.0);
+    /// assert_eq!(ray.at(length), Point3::new(3.0, 4.0, 0.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn between(a: Point<T, D>, b: Point<T, D>) -> Result<(Self, T), Error> {
+        check_finite("point a", a.iter().map(|v| v.to_wide()))?;
+        check_finite("point b", b.iter().map(|v| v.to_wide()))?;
+        let (a_w, b_w) = (widen(&a.coords), widen(&b.coords));
+        let diff = b_w - a_w;
+        let (unit, length) = if diff.iter().all(|v| v.is_finite()) {
+            unit_and_length(&diff)
+        } else {
+            // Only f64 endpoints can overflow here; halving both is exact.
+            unit_and_length(&(b_w * 0.5 - a_w * 0.5)).map(|(u, l)| (u, l * 2.0))
+        }
+        .ok_or(Error::ZeroDirection)?;
+        let ray = Ray {
+            origin: a,
+            dir: Unit::new_unchecked(narrow(&unit)),
+        };
+        Ok((ray, T::from_wide(length)))
+    }
+
+    /// The origin.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Ray;
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let ray = Ray::new(Point2::new(1.0, 2.0), Vector2::x())?;
+    /// assert_eq!(*ray.origin(), Point2::new(1.0, 2.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn origin(&self) -> &Point<T, D> {
+        &self.origin
+    }
+
+    /// The unit direction.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Ray;
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let ray = Ray::new(Point2::origin(), Vector2::new(3.0, 4.0))?;
+    /// assert_eq!(ray.dir().into_inner(), Vector2::new(0.6, 0.8));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn dir(&self) -> &Unit<SVector<T, D>> {
+        &self.dir
+    }
+
+    /// The point at `distance` along the ray, `origin + distance · dir`, in the ray's width.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Ray;
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let ray = Ray::new(Point2::new(1.0f32, 1.0), Vector2::y())?;
+    /// assert_eq!(ray.at(2.0), Point2::new(1.0, 3.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn at(&self, distance: T) -> Point<T, D> {
+        self.origin + self.dir.as_ref() * distance
+    }
+
+    /// The direction in the working precision: unit to within an `f64` rounding.
+    #[inline]
+    pub(crate) fn working_dir(&self) -> SVector<f64, D> {
+        let n = widen(self.dir.as_ref());
+        if T::RENORMALISE_DIRECTION {
+            n / n.norm()
+        } else {
+            n
+        }
+    }
+}
+
+/// `v / |v|` and `|v|`, without overflow or underflow: `v` is scaled by its largest component
+/// first. `None` if `v` is zero.
+pub(crate) fn unit_and_length<const D: usize>(
+    v: &SVector<f64, D>,
+) -> Option<(SVector<f64, D>, f64)> {
+    let m = v.amax();
+    if !(m > 0.0) || !m.is_finite() {
+        return None;
+    }
+    let scaled = v / m;
+    let norm = scaled.norm();
+    Some((scaled / norm, norm * m))
+}

@@ -1,0 +1,292 @@
+//! Axis-aligned boxes and rectangles.
+
+use nalgebra::{Point, SVector};
+
+use crate::cast::{self, Crossing, LineQuery};
+use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
+use crate::error::{Error, check_finite};
+use crate::hit::{Hit, Span};
+use crate::ray::Ray;
+use crate::real::{Real, widen};
+use crate::shape::box_around;
+use crate::traits::{Cast, Shape};
+
+/// A closed axis-aligned box: the points `x` with `min ≤ x ≤ max` on every axis. Flat boxes
+/// (`min == max` on some axes) are allowed.
+///
+/// Ray casts use the slab core (`src/core`): exact for rays parallel to an axis, including
+/// rays along a face or starting on a face plane.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Aabb, Cast, Ray};
+/// use raysweep::nalgebra::{Point3, Vector3};
+///
+/// let b = Aabb::new(Point3::new(-1.0f32, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0))?;
+/// // Along the top face: the box is closed, so this hits.
+/// let ray = Ray::new(Point3::new(-5.0, 1.0, 0.0), Vector3::x())?;
+/// assert_eq!(b.cast_ray(&ray, 10.0).unwrap().distance, 4.0);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb<T: Real, const D: usize = 3> {
+    min: Point<T, D>,
+    max: Point<T, D>,
+}
+
+/// A closed axis-aligned rectangle in the plane.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Rect, Shape};
+/// use raysweep::nalgebra::Point2;
+///
+/// let r: Rect<f64> = Rect::new(Point2::new(0.0, 0.0), Point2::new(2.0, 1.0))?;
+/// assert!(r.contains(&Point2::new(2.0, 1.0)));
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub type Rect<T> = Aabb<T, 2>;
+
+impl<T: Real, const D: usize> Aabb<T, D> {
+    /// The box with corners `min` and `max`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] for a NaN or infinite bound; [`Error::InvertedBounds`] where
+    /// `min > max` on an axis.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Aabb, Error};
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// assert!(Aabb::new(Point2::new(0.0, 1.0), Point2::new(0.0, 2.0)).is_ok()); // flat
+    /// assert_eq!(
+    ///     Aabb::new(Point2::new(0.0, 3.0), Point2::new(1.0, 2.0)),
+    ///     Err(Error::InvertedBounds { axis: 1, min: 3.0, max: 2.0 })
+    /// );
+    /// ```
+    pub fn new(min: Point<T, D>, max: Point<T, D>) -> Result<Self, Error> {
+        check_finite("min", min.iter().map(|v| v.to_wide()))?;
+        check_finite("max", max.iter().map(|v| v.to_wide()))?;
+        for axis in 0..D {
+            if min[axis] > max[axis] {
+                return Err(Error::InvertedBounds {
+                    axis,
+                    min: min[axis].to_wide(),
+                    max: max[axis].to_wide(),
+                });
+            }
+        }
+        Ok(Aabb { min, max })
+    }
+
+    /// The smallest box of this width that holds every point within `half_extents[i]` of
+    /// `center` along each axis `i` (the bounds `center ∓ half_extents` are rounded outward).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] for a NaN or infinite input, or for a bound that overflows;
+    /// [`Error::NegativeHalfExtent`] for a half extent below zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Aabb;
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let b = Aabb::from_center(Point2::new(1.0, 1.0), Vector2::new(2.0, 0.5))?;
+    /// assert_eq!((*b.min(), *b.max()), (Point2::new(-1.0, 0.5), Point2::new(3.0, 1.5)));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn from_center(center: Point<T, D>, half_extents: SVector<T, D>) -> Result<Self, Error> {
+        check_finite("center", center.iter().map(|v| v.to_wide()))?;
+        check_finite("half_extents", half_extents.iter().map(|v| v.to_wide()))?;
+        if let Some((axis, value)) = half_extents
+            .iter()
+            .enumerate()
+            .find(|(_, h)| **h < T::zero())
+        {
+            return Err(Error::NegativeHalfExtent {
+                axis,
+                value: value.to_wide(),
+            });
+        }
+        box_around(&widen(&center.coords), &widen(&half_extents))
+    }
+
+    /// The lower corner.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Aabb;
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
+    /// assert_eq!(*b.min(), Point2::new(0.0, 1.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn min(&self) -> &Point<T, D> {
+        &self.min
+    }
+
+    /// The upper corner.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Aabb;
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
+    /// assert_eq!(*b.max(), Point2::new(2.0, 3.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn max(&self) -> &Point<T, D> {
+        &self.max
+    }
+
+    /// The centre, `(min + max) / 2`, rounded to the nearest value of the width.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Aabb;
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
+    /// assert_eq!(b.center(), Point2::new(1.0, 2.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[must_use]
+    pub fn center(&self) -> Point<T, D> {
+        let c = (widen(&self.min.coords) + widen(&self.max.coords)) * 0.5;
+        Point::from(c.map(T::from_wide))
+    }
+
+    /// The half extents, `(max − min) / 2`, rounded to the nearest value of the width.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Aabb;
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
+    /// assert_eq!(b.half_extents(), Vector2::new(1.0, 1.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[must_use]
+    pub fn half_extents(&self) -> SVector<T, D> {
+        ((widen(&self.max.coords) - widen(&self.min.coords)) * 0.5).map(T::from_wide)
+    }
+}
+
+impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
+    fn aabb(&self) -> Aabb<T, D> {
+        *self
+    }
+
+    fn contains(&self, p: &Point<T, D>) -> bool {
+        (0..D).all(|i| p[i] >= self.min[i] && p[i] <= self.max[i])
+    }
+}
+
+/// What a box crossing keeps for its contact: the slab result and the working direction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxEntry<const D: usize> {
+    slab: LineBox,
+    dir: SVector<f64, D>,
+}
+
+impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
+    type Entry = BoxEntry<D>;
+
+    #[inline]
+    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
+        let dir = ray.working_dir();
+        let slab = line_box(
+            &widen(&ray.origin().coords),
+            &dir,
+            &widen(&self.min.coords),
+            &widen(&self.max.coords),
+        )?;
+        Some(Crossing {
+            enter: slab.enter,
+            exit: slab.exit,
+            inside: slab.inside,
+            entry: BoxEntry { slab, dir },
+        })
+    }
+
+    #[inline]
+    fn contact(
+        &self,
+        ray: &Ray<T, D>,
+        crossing: &Crossing<Self::Entry>,
+    ) -> (SVector<f64, D>, SVector<f64, D>) {
+        let e = &crossing.entry;
+        let point = entry_point(
+            &e.slab,
+            &widen(&ray.origin().coords),
+            &e.dir,
+            &widen(&self.min.coords),
+            &widen(&self.max.coords),
+        );
+        (point, entry_normal(&e.slab, &e.dir))
+    }
+}
+
+impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
+    /// See [`Cast::cast_ray`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Rect};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let r = Rect::new(Point2::new(1.0, -1.0), Point2::new(2.0, 1.0))?;
+    /// let hit = r.cast_ray(&Ray::new(Point2::origin(), Vector2::x())?, 5.0).unwrap();
+    /// assert_eq!((hit.distance, hit.normal.into_inner()), (1.0, -Vector2::x()));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
+        cast::cast_ray(self, ray, max_distance)
+    }
+
+    /// Not yet available: always `None` (sphere casts come in the next release).
+    fn cast_sphere(&self, _ray: &Ray<T, D>, _radius: T, _max_distance: T) -> Option<Hit<T, D>> {
+        None
+    }
+
+    /// See [`Cast::ray_span`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Rect};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let r = Rect::new(Point2::new(1.0, -1.0), Point2::new(2.0, 1.0))?;
+    /// let span = r.ray_span(&Ray::new(Point2::new(1.5, 0.0), Vector2::y())?).unwrap();
+    /// assert_eq!((span.enter, span.exit), (-1.0, 1.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>> {
+        cast::ray_span(self, ray)
+    }
+
+    /// Not yet available: always `None` (sphere casts come in the next release).
+    fn sphere_span(&self, _ray: &Ray<T, D>, _radius: T) -> Option<Span<T>> {
+        None
+    }
+}

@@ -1,0 +1,204 @@
+//! Spheres (balls) and circles.
+
+use nalgebra::{Point, SVector};
+
+use crate::cast::{self, Crossing, LineQuery};
+use crate::core::quadratic::{LineBall, Offset, line_ball};
+use crate::error::{Error, check_finite};
+use crate::hit::{Hit, Span};
+use crate::ray::Ray;
+use crate::real::{Real, widen};
+use crate::shape::{Aabb, box_around};
+use crate::traits::{Cast, Shape};
+
+/// A closed ball: every point within `radius` of `center`.
+///
+/// Ray casts use the quadratic core (`src/core`) directly.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Cast, Ray, Sphere};
+/// use raysweep::nalgebra::{Point3, Vector3};
+///
+/// let ball = Sphere::new(Point3::new(0.0f32, 0.0, 10.0), 2.0)?;
+/// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+/// assert_eq!(ball.cast_ray(&ray, 100.0).unwrap().distance, 8.0);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere<T: Real, const D: usize = 3> {
+    center: Point<T, D>,
+    radius: T,
+}
+
+/// A closed disc in the plane.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Circle, Shape};
+/// use raysweep::nalgebra::Point2;
+///
+/// let disc: Circle<f64> = Circle::new(Point2::new(1.0, 1.0), 0.5)?;
+/// assert!(disc.contains(&Point2::new(1.5, 1.0)));
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub type Circle<T> = Sphere<T, 2>;
+
+impl<T: Real, const D: usize> Sphere<T, D> {
+    /// The ball of `radius` around `center`. A zero radius is accepted: the ball is a point.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] for a NaN or infinite coordinate or radius;
+    /// [`Error::NegativeRadius`] for a radius below zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Error, Sphere};
+    /// use raysweep::nalgebra::Point3;
+    ///
+    /// assert!(Sphere::new(Point3::origin(), 0.0f32).is_ok());
+    /// assert_eq!(
+    ///     Sphere::new(Point3::origin(), f32::NAN).unwrap_err().to_string(),
+    ///     "radius component 0 is not finite: NaN"
+    /// );
+    /// ```
+    pub fn new(center: Point<T, D>, radius: T) -> Result<Self, Error> {
+        check_finite("center", center.iter().map(|v| v.to_wide()))?;
+        check_finite("radius", [radius.to_wide()])?;
+        if radius < T::zero() {
+            return Err(Error::NegativeRadius {
+                radius: radius.to_wide(),
+            });
+        }
+        Ok(Sphere { center, radius })
+    }
+
+    /// The centre.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Sphere;
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// assert_eq!(*Sphere::new(Point2::new(1.0, 2.0), 3.0)?.center(), Point2::new(1.0, 2.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn center(&self) -> &Point<T, D> {
+        &self.center
+    }
+
+    /// The radius.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Sphere;
+    /// use raysweep::nalgebra::Point2;
+    ///
+    /// assert_eq!(Sphere::new(Point2::new(1.0, 2.0), 3.0)?.radius(), 3.0);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn radius(&self) -> T {
+        self.radius
+    }
+
+    fn offset(&self, p: &Point<T, D>) -> Offset<D> {
+        Offset::between(&widen(&p.coords), &widen(&self.center.coords))
+    }
+}
+
+impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
+    fn aabb(&self) -> Aabb<T, D> {
+        let extent = SVector::repeat(self.radius.to_wide());
+        box_around(&widen(&self.center.coords), &extent)
+            .expect("a finite ball has finite bounds in the wider working precision")
+    }
+
+    fn contains(&self, p: &Point<T, D>) -> bool {
+        self.offset(p).power(self.radius.to_wide()) <= 0.0
+    }
+}
+
+impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
+    type Entry = (LineBall<D>, SVector<f64, D>);
+
+    #[inline]
+    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
+        let n = ray.working_dir();
+        let x = line_ball(&self.offset(ray.origin()), &n, self.radius.to_wide())?;
+        Some(Crossing {
+            enter: x.near,
+            exit: x.far,
+            inside: x.inside,
+            entry: (x, n),
+        })
+    }
+
+    #[inline]
+    fn contact(
+        &self,
+        _ray: &Ray<T, D>,
+        crossing: &Crossing<Self::Entry>,
+    ) -> (SVector<f64, D>, SVector<f64, D>) {
+        let (x, n) = &crossing.entry;
+        let h = x.entry_offset(n);
+        (widen(&self.center.coords) + h, h)
+    }
+}
+
+impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
+    /// See [`Cast::cast_ray`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// // A unit circle 10^4 away in f32: the textbook formula is off by 0.87 here (it rounds the
+    /// // discriminant to zero); this is correctly rounded.
+    /// let circle = Sphere::new(Point2::new(1e4f32, 0.5), 1.0)?;
+    /// let hit = circle.cast_ray(&Ray::new(Point2::origin(), Vector2::x())?, f32::INFINITY).unwrap();
+    /// assert_eq!(hit.distance, (1e4 - 0.75f64.sqrt()) as f32);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
+        cast::cast_ray(self, ray, max_distance)
+    }
+
+    /// Not yet available: always `None` (sphere casts come in the next release).
+    fn cast_sphere(&self, _ray: &Ray<T, D>, _radius: T, _max_distance: T) -> Option<Hit<T, D>> {
+        None
+    }
+
+    /// See [`Cast::ray_span`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let ball = Sphere::new(Point3::origin(), 5.0)?;
+    /// let span = ball.ray_span(&Ray::new(Point3::new(0.0, 3.0, 0.0), Vector3::x())?).unwrap();
+    /// assert_eq!((span.enter, span.exit), (-4.0, 4.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>> {
+        cast::ray_span(self, ray)
+    }
+
+    /// Not yet available: always `None` (sphere casts come in the next release).
+    fn sphere_span(&self, _ray: &Ray<T, D>, _radius: T) -> Option<Span<T>> {
+        None
+    }
+}

@@ -1,0 +1,93 @@
+//! The two traits every shape implements.
+
+use nalgebra::Point;
+
+use crate::hit::{Hit, Span};
+use crate::ray::Ray;
+use crate::real::Real;
+use crate::shape::Aabb;
+
+/// A closed solid in `D` dimensions.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Shape, Sphere};
+/// use raysweep::nalgebra::Point2;
+///
+/// let circle = Sphere::new(Point2::new(1.0, 0.0), 1.0)?;
+/// assert!(circle.contains(&Point2::new(2.0, 0.0))); // the surface counts
+/// assert_eq!(*circle.aabb().max(), Point2::new(2.0, 1.0));
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub trait Shape<T: Real, const D: usize = 3> {
+    /// The smallest box of this width that contains the solid (for an oriented ellipsoid, within
+    /// a few ulps of it: its extents are irrational).
+    fn aabb(&self) -> Aabb<T, D>;
+
+    /// Whether `p` lies in the closed solid (the surface counts).
+    fn contains(&self, p: &Point<T, D>) -> bool;
+}
+
+/// Ray casts, sphere casts and spans against a solid.
+///
+/// All distances are Euclidean, along the ray's unit direction from its origin. The solid is
+/// closed: a tangent ray, or one exactly along a face, hits. Casts never panic and never return
+/// NaN; an answer is a well-formed [`Hit`] or `None`.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::{Aabb, Cast, Ray};
+/// use raysweep::nalgebra::{Point3, Vector3};
+///
+/// let boxed = Aabb::new(Point3::new(1.0, -1.0, -1.0), Point3::new(2.0, 1.0, 1.0))?;
+/// let ray = Ray::new(Point3::origin(), Vector3::x())?;
+/// assert_eq!(boxed.cast_ray(&ray, 10.0).unwrap().distance, 1.0);
+/// assert_eq!(boxed.cast_ray(&ray, 0.5), None);
+/// assert_eq!(boxed.ray_span(&ray).unwrap().length(), 1.0);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
+    /// The first contact of `ray` with the solid at a distance in `[0, max_distance]` (both ends
+    /// included; `max_distance` may be `+∞`).
+    ///
+    /// If the origin lies in the closed solid the hit is at distance 0, at the origin, with normal
+    /// `-dir`. A NaN or negative `max_distance` gives `None`.
+    fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>>;
+
+    /// The first contact of a ball of `radius`, its centre moving along `ray`, with the solid,
+    /// for a centre travel in `[0, max_distance]`.
+    ///
+    /// `distance` is the centre's travel, `point` the contact point on the solid's surface and
+    /// `normal` the solid's outward normal there. A ball touching the solid at the start gives
+    /// distance 0, the origin as point and `-dir` as normal. A NaN or negative `radius` or
+    /// `max_distance` gives `None`; `radius == 0` is exactly [`Cast::cast_ray`].
+    fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>>;
+
+    /// The distances, over the whole infinite line through `ray`, where the line is in the solid;
+    /// `None` where the line misses. `exit - enter` is the chord length through the solid.
+    fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>>;
+
+    /// The distances, over the whole line, where a ball of `radius` centred on the line touches
+    /// the solid; `None` where it never does, or for a NaN or negative `radius`.
+    fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>>;
+
+    /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every `i`, bit for bit.
+    ///
+    /// # Panics
+    ///
+    /// If `rays` and `hits` differ in length.
+    fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
+        assert_eq!(
+            rays.len(),
+            hits.len(),
+            "cast_rays: {} rays but {} hit slots",
+            rays.len(),
+            hits.len()
+        );
+        for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+            *hit = self.cast_ray(ray, max_distance);
+        }
+    }
+}
