@@ -75,6 +75,23 @@ impl Dot2 {
     pub(crate) fn value(self) -> f64 {
         self.sum + self.err
     }
+
+    /// The sum as an unevaluated pair `hi + lo` with `hi` the rounded sum: about twice the
+    /// working precision.
+    #[inline(always)]
+    pub(crate) fn pair(self) -> (f64, f64) {
+        let hi = self.sum + self.err;
+        (hi, self.err - (hi - self.sum))
+    }
+}
+
+/// `(hi + lo) / d` as an unevaluated pair, for `hi + lo` a pair from [`Dot2::pair`]: the quotient
+/// rounded, and the correction that the exact remainder gives.
+#[inline(always)]
+pub(crate) fn div_pair(hi: f64, lo: f64, d: f64) -> (f64, f64) {
+    let q = hi / d;
+    let (p, pe) = two_product(q, d);
+    (q, ((hi - p) - pe + lo) / d)
 }
 
 #[cfg(test)]

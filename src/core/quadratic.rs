@@ -14,12 +14,14 @@
 //! On top of that, `b`, `C` and the discriminant are accumulated with the compensated dot product
 //! of [`super::exact`], and `f` is kept as the exact unevaluated sum `f_hi + f_lo`, so `C` (which
 //! decides inside or outside and gives the near root) is right even when the origin lies within an
-//! ulp of a huge sphere. Before any square is formed the problem is scaled by a power of two
+//! ulp of a huge sphere. The closest approach `f − (f·n)n/(n·n)` is formed in twice the working
+//! precision, and the direction need not be exactly unit: `n·n` is accounted for, so an `f64`
+//! direction that is unit only to within an ulp costs nothing. Before any square is formed the problem is scaled by a power of two
 //! (exact) so that nothing underflows or overflows for tiny or huge spheres.
 
 use nalgebra::SVector;
 
-use super::exact::{Dot2, two_sum};
+use super::exact::{Dot2, div_pair, two_product, two_sum};
 
 /// The offset `f = o − c` of a line's origin from a ball's centre, as an exact unevaluated sum
 /// `hi + lo` when it comes from [`Offset::between`].
@@ -39,6 +41,24 @@ impl<const D: usize> Offset<D> {
             (hi[i], lo[i]) = two_sum(o[i], -c[i]);
         }
         Offset { hi, lo }
+    }
+
+    /// The offset `hi + lo`, a pair from a compensated computation.
+    #[inline]
+    pub(crate) fn new(hi: SVector<f64, D>, lo: SVector<f64, D>) -> Self {
+        Offset { hi, lo }
+    }
+
+    /// The rounded offset.
+    #[inline]
+    pub(crate) fn hi(&self) -> &SVector<f64, D> {
+        &self.hi
+    }
+
+    /// The rounding error of [`Offset::hi`].
+    #[inline]
+    pub(crate) fn lo(&self) -> &SVector<f64, D> {
+        &self.lo
     }
 
     /// An offset already known (rounded) as one vector.
@@ -114,25 +134,28 @@ pub(crate) struct LineBall<const D: usize> {
     pub(crate) far: f64,
     /// Whether the origin lies in the closed ball (`|f| <= r`).
     pub(crate) inside: bool,
-    /// The perpendicular offset `f − b·n` of the line from the centre (closest approach).
+    /// The length of the direction vector the line was given.
+    pub(crate) dir_len: f64,
+    /// The perpendicular offset `f − (f·n̂)·n̂` of the line from the centre (closest approach).
     perp: SVector<f64, D>,
     /// Half the chord length, `√disc`.
     half_chord: f64,
 }
 
 impl<const D: usize> LineBall<D> {
-    /// The entry point relative to the centre, `perp − √disc·n`: computed from the closest
-    /// approach rather than as `f + near·n`, which would cancel for far origins.
+    /// The entry point relative to the centre, `perp − √disc·n̂`: computed from the closest
+    /// approach rather than as `f + near·n̂`, which would cancel for far origins.
     #[inline]
     pub(crate) fn entry_offset(&self, n: &SVector<f64, D>) -> SVector<f64, D> {
-        self.perp - n * self.half_chord
+        self.perp - n * (self.half_chord / self.dir_len)
     }
 }
 
-/// The crossing of the line `o + t·n` with the closed ball of radius `r` around `c`, given
+/// The crossing of the line `o + s·n` with the closed ball of radius `r` around `c`, given
 /// `f = o − c`; `None` when the line misses the ball (or when an input is not finite).
 ///
-/// `n` must be a unit vector in `f64`. Distances are along `n`.
+/// `n` is any non-zero vector; it need not be unit. Distances are Euclidean, along `n̂ = n/|n|`,
+/// in the units of `f` and `r`.
 #[inline]
 pub(crate) fn line_ball<const D: usize>(
     f: &Offset<D>,
@@ -142,17 +165,30 @@ pub(crate) fn line_ball<const D: usize>(
     let scale = Scale::of(f, r);
     let f = scale.apply(f);
     let r = r * scale.down;
+    let dir_scale = Scale::of(&Offset::from_vector(*n), 0.0);
+    let n = n * dir_scale.down;
 
+    // b = f·n and a = n·n in twice the working precision, then the foot of the perpendicular at
+    // parameter −b/a (also in twice the precision), so that p = f − (b/a)·n keeps its low bits
+    // even when |f| is many times |p|.
     let mut b = Dot2::new();
+    let mut a = Dot2::new();
     for i in 0..D {
         b.add(f.hi[i], n[i]);
         b.add(f.lo[i], n[i]);
+        a.add(n[i], n[i]);
     }
-    let b = b.value();
+    let (b_hi, b_lo) = b.pair();
+    let (a_hi, a_lo) = a.pair();
+    let (foot_hi, foot_lo) = div_pair(b_hi, b_lo - b_hi / a_hi * a_lo, a_hi);
+    let mut perp = SVector::zeros();
+    for i in 0..D {
+        let (m, m_err) = two_product(foot_hi, n[i]);
+        perp[i] = (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i]);
+    }
+
     let c = power_scaled(&f, r);
     let inside = c <= 0.0;
-
-    let perp = f.hi + f.lo - n * b;
     let mut disc = Dot2::new();
     disc.add(r, r);
     for i in 0..D {
@@ -167,7 +203,10 @@ pub(crate) fn line_ball<const D: usize>(
         disc = 0.0;
     }
     let half_chord = disc.sqrt();
-    let q = -(b + half_chord.copysign(b));
+    let len = a_hi.sqrt();
+    // f·n̂, the signed distance from the origin to the foot of the perpendicular, negated.
+    let along = (b_hi + b_lo) / len;
+    let q = -(along + half_chord.copysign(along));
     let (near, far) = if q == 0.0 {
         (0.0, 0.0)
     } else {
@@ -181,6 +220,7 @@ pub(crate) fn line_ball<const D: usize>(
         near: near * scale.up,
         far: far * scale.up,
         inside,
+        dir_len: len * dir_scale.up,
         perp: perp * scale.up,
         half_chord: half_chord * scale.up,
     })

@@ -3,6 +3,7 @@
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Crossing, LineQuery};
+use crate::core::exact::{Dot2, div_pair};
 use crate::core::quadratic::{LineBall, Offset, line_ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
@@ -227,12 +228,48 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         }
     }
 
-    /// The point `p` in the frame where the ellipsoid is the unit ball, `Rᵀ(p − c) / a`.
+    /// The point `p` in the frame where the ellipsoid is the unit ball, `Rᵀ(p − c) / a`, in twice
+    /// the working precision (`p − c` exact, the rotation by compensated dot products, the
+    /// division with its remainder).
     #[inline]
-    fn to_unit_frame(&self, p: &Point<T, D>) -> SVector<f64, D> {
-        let rel = widen(&p.coords) - widen(&self.center.coords);
-        self.to_local_axes(&rel)
-            .component_div(&widen(&self.semi_axes))
+    fn to_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
+        let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
+        let (rel_hi, rel_lo) = (rel.hi(), rel.lo());
+        let a = widen(&self.semi_axes);
+        let m = self.rotation.map(|r| r.matrix().map(T::to_wide));
+        let mut hi = SVector::zeros();
+        let mut lo = SVector::zeros();
+        for i in 0..D {
+            let (h, l) = match &m {
+                None => (rel_hi[i], rel_lo[i]),
+                Some(m) => {
+                    let mut acc = Dot2::new();
+                    for j in 0..D {
+                        acc.add(m[(j, i)], rel_hi[j]);
+                        acc.add(m[(j, i)], rel_lo[j]);
+                    }
+                    acc.pair()
+                }
+            };
+            (hi[i], lo[i]) = div_pair(h, l, a[i]);
+        }
+        Offset::new(hi, lo)
+    }
+
+    /// The world offset from the centre of the point `u` of the unit-ball frame:
+    /// `(diag(1/a)·Rᵀ)⁻¹ u = R (RᵀR)⁻¹ (a ∘ u)`. The matrix as given is orthonormal only to within
+    /// a few ulps, so `(RᵀR)⁻¹` is applied as `I − (RᵀR − I)`, which is exact to second order.
+    #[inline]
+    fn from_unit_frame(&self, u: &SVector<f64, D>) -> SVector<f64, D> {
+        let v = u.component_mul(&widen(&self.semi_axes));
+        match &self.rotation {
+            None => v,
+            Some(r) => {
+                let m = r.matrix().map(T::to_wide);
+                let gram_error = m.tr_mul(&m) - SMatrix::<f64, D, D>::identity();
+                m * (v - gram_error * v)
+            }
+        }
     }
 }
 
@@ -257,11 +294,11 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {
-        Offset::from_vector(self.to_unit_frame(p)).power(1.0) <= 0.0
+        self.to_unit_frame(p).power(1.0) <= 0.0
     }
 }
 
-/// What an ellipsoid crossing keeps for its contact: the unit-ball crossing and the unit local
+/// What an ellipsoid crossing keeps for its contact: the unit-ball crossing and the local
 /// direction.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EllipsoidEntry<const D: usize> {
@@ -274,16 +311,16 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
 
     #[inline]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
-        let f = self.to_unit_frame(ray.origin());
-        let local = self
-            .to_local_axes(&ray.working_dir())
+        let dir = ray.working_dir();
+        let local_dir = self
+            .to_local_axes(&dir)
             .component_div(&widen(&self.semi_axes));
-        // A unit world step is `stretch` local units long.
-        let (local_dir, stretch) = unit_and_length(&local)?;
-        let ball = line_ball(&Offset::from_vector(f), &local_dir, 1.0)?;
+        let ball = line_ball(&self.to_unit_frame(ray.origin()), &local_dir, 1.0)?;
+        // A world step of |dir| is a local step of |local_dir|.
+        let to_world = dir.norm() / ball.dir_len;
         Some(Crossing {
-            enter: ball.near / stretch,
-            exit: ball.far / stretch,
+            enter: ball.near * to_world,
+            exit: ball.far * to_world,
             inside: ball.inside,
             entry: EllipsoidEntry { ball, local_dir },
         })
@@ -297,10 +334,9 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     ) -> (SVector<f64, D>, SVector<f64, D>) {
         let e = &crossing.entry;
         let on_unit_sphere = e.ball.entry_offset(&e.local_dir);
-        let a = widen(&self.semi_axes);
-        let point =
-            widen(&self.center.coords) + self.to_world_axes(&on_unit_sphere.component_mul(&a));
-        let normal = self.to_world_axes(&on_unit_sphere.component_div(&a));
+        let point = widen(&self.center.coords) + self.from_unit_frame(&on_unit_sphere);
+        let normal =
+            self.to_world_axes(&on_unit_sphere.component_div(&widen(&self.semi_axes)));
         (point, normal)
     }
 }

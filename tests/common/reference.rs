@@ -1,0 +1,189 @@
+//! The exact answer to a query, for the given float inputs, computed with 400-bit binary floats
+//! (dashu-float). The formulas are the plain textbook ones: with this much precision their
+//! cancellations cost nothing, and they share no code or evaluation order with raysweep's cores.
+
+use dashu_float::FBig;
+use dashu_float::round::mode::HalfEven;
+
+use super::{Case, Target};
+
+pub type Big = FBig<HalfEven, 2>;
+
+/// Working precision in bits. The test scenes span at most about 2^200 between their smallest
+/// and largest quantities, squares included, so every sum below is exact or rounded far beyond
+/// what an f64 can resolve.
+pub const PRECISION: usize = 400;
+
+pub fn big(x: f64) -> Big {
+    Big::try_from(x)
+        .expect("finite input")
+        .with_precision(PRECISION)
+        .value()
+}
+
+pub fn to_f64(x: &Big) -> f64 {
+    x.to_f64().value()
+}
+
+/// The exact crossing of the case's line with its target.
+#[derive(Clone, Debug)]
+pub struct Crossing {
+    pub enter: Big,
+    pub exit: Big,
+    /// Whether the origin is in the closed solid.
+    pub inside: bool,
+    /// The point at `enter`.
+    pub point: Vec<Big>,
+}
+
+/// How to alter a case before solving it: nothing, one input nudged, or the target grown.
+#[derive(Clone, Copy, Debug)]
+pub enum Change {
+    None,
+    /// Add `delta` to input `index` (in the order of [`inputs`]).
+    Nudge { index: usize, delta: f64 },
+    /// Scale the target's size by `1 + factor` (radius, semi-axes, box half extents) about its
+    /// centre.
+    Grow { factor: f64 },
+}
+
+/// The case's inputs, flattened: origin, direction, then the target's numbers.
+pub fn inputs(case: &Case) -> Vec<f64> {
+    let mut v: Vec<f64> = case.origin.iter().chain(&case.dir).copied().collect();
+    match &case.target {
+        Target::Sphere { center, radius } => {
+            v.extend(center);
+            v.push(*radius);
+        }
+        Target::Ellipsoid {
+            center,
+            semi_axes,
+            rotation,
+        } => {
+            v.extend(center);
+            v.extend(semi_axes);
+            if let Some(m) = rotation {
+                v.extend(m);
+            }
+        }
+        Target::Box { min, max } => {
+            v.extend(min);
+            v.extend(max);
+        }
+    }
+    v
+}
+
+fn dot(a: &[Big], b: &[Big]) -> Big {
+    a.iter().zip(b).fold(big(0.0), |acc, (x, y)| acc + x * y)
+}
+
+fn sub(a: &[Big], b: &[Big]) -> Vec<Big> {
+    a.iter().zip(b).map(|(x, y)| x - y).collect()
+}
+
+/// Solves the case after `change`; `None` where the line misses the target.
+pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
+    let d = case.origin.len();
+    let mut x: Vec<Big> = inputs(case).into_iter().map(big).collect();
+    if let Change::Nudge { index, delta } = change {
+        x[index] = &x[index] + big(delta);
+    }
+    let grow = match change {
+        Change::Grow { factor } => big(1.0) + big(factor),
+        _ => big(1.0),
+    };
+    let origin = x[..d].to_vec();
+    let raw_dir = &x[d..2 * d];
+    let norm = dot(raw_dir, raw_dir).sqrt();
+    let dir: Vec<Big> = raw_dir.iter().map(|v| v / &norm).collect();
+    let rest = &x[2 * d..];
+
+    let (enter, exit, inside) = match &case.target {
+        Target::Sphere { .. } => {
+            let f = sub(&origin, &rest[..d]);
+            let r = &rest[d] * &grow;
+            let b = dot(&f, &dir);
+            let c = dot(&f, &f) - &r * &r;
+            let disc = &b * &b - &c;
+            if disc < big(0.0) {
+                return None;
+            }
+            let s = disc.sqrt();
+            (-&b - &s, -&b + &s, c <= big(0.0))
+        }
+        Target::Ellipsoid { rotation, .. } => {
+            let center = &rest[..d];
+            let axes: Vec<Big> = rest[d..2 * d].iter().map(|a| a * &grow).collect();
+            let m = rotation.as_ref().map(|_| &rest[2 * d..]);
+            // Local coordinates: diag(1/a) · Rᵀ · v.
+            let local = |v: &[Big]| -> Vec<Big> {
+                (0..d)
+                    .map(|i| {
+                        let along = match m {
+                            None => v[i].clone(),
+                            Some(m) => (0..d).fold(big(0.0), |acc, j| acc + &m[j * d + i] * &v[j]),
+                        };
+                        along / &axes[i]
+                    })
+                    .collect()
+            };
+            let f = local(&sub(&origin, center));
+            let n = local(&dir);
+            let qa = dot(&n, &n);
+            let qb = dot(&f, &n);
+            let qc = dot(&f, &f) - big(1.0);
+            let disc = &qb * &qb - &qa * &qc;
+            if disc < big(0.0) {
+                return None;
+            }
+            let s = disc.sqrt();
+            ((-&qb - &s) / &qa, (-&qb + &s) / &qa, qc <= big(0.0))
+        }
+        Target::Box { .. } => {
+            let half = big(0.5);
+            let (min, max) = (&rest[..d], &rest[d..2 * d]);
+            let mut enter: Option<Big> = None;
+            let mut exit: Option<Big> = None;
+            let mut inside = true;
+            for i in 0..d {
+                let centre = (&min[i] + &max[i]) * &half;
+                let h = (&max[i] - &min[i]) * &half * &grow;
+                let (lo, hi) = (&centre - &h, &centre + &h);
+                inside &= origin[i] >= lo && origin[i] <= hi;
+                if dir[i] == big(0.0) {
+                    if origin[i] < lo || origin[i] > hi {
+                        return None;
+                    }
+                    continue;
+                }
+                let t1 = (&lo - &origin[i]) / &dir[i];
+                let t2 = (&hi - &origin[i]) / &dir[i];
+                let (near, far) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+                if enter.as_ref().is_none_or(|e| near > *e) {
+                    enter = Some(near);
+                }
+                if exit.as_ref().is_none_or(|e| far < *e) {
+                    exit = Some(far);
+                }
+            }
+            let (enter, exit) = (enter.expect("a unit direction"), exit.expect("a unit direction"));
+            if enter > exit {
+                return None;
+            }
+            (enter, exit, inside)
+        }
+    };
+    let point = (0..d).map(|i| &origin[i] + &enter * &dir[i]).collect();
+    Some(Crossing {
+        enter,
+        exit,
+        inside,
+        point,
+    })
+}
+
+/// `|a − b|` as f64, with `a` a float result and `b` exact.
+pub fn gap(a: f64, b: &Big) -> f64 {
+    to_f64(&(big(a) - b)).abs()
+}
