@@ -87,9 +87,14 @@ impl PartialEq for Error {
             (NonPositiveSemiAxis { axis, value }, NonPositiveSemiAxis { axis: a, value: v }) => {
                 axis == a && same(value, v)
             }
-            (InvertedBounds { axis, min, max }, InvertedBounds { axis: a, min: lo, max: hi }) => {
-                axis == a && same(min, lo) && same(max, hi)
-            }
+            (
+                InvertedBounds { axis, min, max },
+                InvertedBounds {
+                    axis: a,
+                    min: lo,
+                    max: hi,
+                },
+            ) => axis == a && same(min, lo) && same(max, hi),
             (NegativeHalfExtent { axis, value }, NegativeHalfExtent { axis: a, value: v }) => {
                 axis == a && same(value, v)
             }

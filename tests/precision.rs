@@ -22,8 +22,12 @@ mod common;
 use std::fmt::Write as _;
 
 use common::reference::{self, Big, Change, Crossing, big, gap, to_f64};
-use common::scenes::{Scenes, add, aimed, fit_all, scale, with_dir};
+use common::scenes::{
+    Scenes, add, aimed, box_target, ellipsoid_target, fit_all, near_ellipsoid, ordinary_box,
+    ordinary_sphere, rotated_ellipsoid, scale, sphere, with_dir,
+};
 use common::{Case, Target, Width, ours};
+use rand::Rng as _;
 use raysweep::nalgebra::SVector;
 
 /// Half-ulp sensitivity (in ulps) up to which an f64 problem counts as well conditioned.
@@ -60,7 +64,11 @@ fn ulps<T: Width>(ours: f64, exact: &Big) -> f64 {
 
 fn point_ulps<T: Width>(ours: &[f64], exact: &[Big]) -> f64 {
     let scale = exact.iter().map(|x| to_f64(x).abs()).fold(0.0, f64::max);
-    let worst = ours.iter().zip(exact).map(|(a, b)| gap(*a, b)).fold(0.0, f64::max);
+    let worst = ours
+        .iter()
+        .zip(exact)
+        .map(|(a, b)| gap(*a, b))
+        .fold(0.0, f64::max);
     worst / T::ulp(scale)
 }
 
@@ -87,7 +95,11 @@ fn sensitivity<T: Width>(case: &Case, exact: &Crossing) -> Sensitivity {
                     de = de.max(to_f64(&(&c.enter - &exact.enter)).abs());
                     dx = dx.max(to_f64(&(&c.exit - &exact.exit)).abs());
                     let moved = c.point.iter().zip(&exact.point);
-                    dp = dp.max(moved.map(|(a, b)| to_f64(&(a - b)).abs()).fold(0.0, f64::max));
+                    dp = dp.max(
+                        moved
+                            .map(|(a, b)| to_f64(&(a - b)).abs())
+                            .fold(0.0, f64::max),
+                    );
                 }
                 _ => {
                     return Sensitivity {
@@ -102,7 +114,11 @@ fn sensitivity<T: Width>(case: &Case, exact: &Crossing) -> Sensitivity {
         s.exit += dx;
         s.point += dp;
     }
-    let point_scale = exact.point.iter().map(|x| to_f64(x).abs()).fold(0.0, f64::max);
+    let point_scale = exact
+        .point
+        .iter()
+        .map(|x| to_f64(x).abs())
+        .fold(0.0, f64::max);
     Sensitivity {
         enter: s.enter / T::ulp(to_f64(&exact.enter)),
         exit: s.exit / T::ulp(to_f64(&exact.exit)),
@@ -138,27 +154,32 @@ fn check<T: Width, const D: usize>(case: &Case, row: &mut Row) -> Vec<String> {
         let s = sens.get_or_insert_with(|| sensitivity::<T>(case, exact));
         Sensitivity { ..*s }
     };
-    let mut measure = |err: f64, which: fn(&Sensitivity) -> f64, exact: &Crossing, row: &mut Row| {
-        // Below 2 ulps every target holds whatever the sensitivity; above, compute it.
-        let s = if err <= 2.0 || T::BITS == 24 {
-            0.0
-        } else {
-            which(&sensitivity_of(exact))
+    let mut measure =
+        |err: f64, which: fn(&Sensitivity) -> f64, exact: &Crossing, row: &mut Row| {
+            // Below 2 ulps every target holds whatever the sensitivity; above, compute it.
+            let s = if err <= 2.0 || T::BITS == 24 {
+                0.0
+            } else {
+                which(&sensitivity_of(exact))
+            };
+            let limit = allowed::<T>(s);
+            row.budget = row.budget.max(err / limit);
+            if s <= WELL_CONDITIONED {
+                row.well = row.well.max(err);
+            }
+            (err <= limit, limit)
         };
-        let limit = allowed::<T>(s);
-        row.budget = row.budget.max(err / limit);
-        if s <= WELL_CONDITIONED {
-            row.well = row.well.max(err);
-        }
-        (err <= limit, limit)
-    };
     row.cases += 1;
 
     // Spans.
     match (&exact, &ours.span) {
         (Some(e), Some(s)) => {
             for (value, exact_value, which) in [
-                (s.enter.to_wide(), &e.enter, (|s: &Sensitivity| s.enter) as fn(&Sensitivity) -> f64),
+                (
+                    s.enter.to_wide(),
+                    &e.enter,
+                    (|s: &Sensitivity| s.enter) as fn(&Sensitivity) -> f64,
+                ),
                 (s.exit.to_wide(), &e.exit, |s: &Sensitivity| s.exit),
             ] {
                 let err = ulps::<T>(value, exact_value);
@@ -189,12 +210,18 @@ fn check<T: Width, const D: usize>(case: &Case, row: &mut Row) -> Vec<String> {
 
     // Casts.
     let max = big(case.max_distance);
-    let exact_hit = exact.as_ref().filter(|e| e.inside || (e.enter >= big(0.0) && e.enter <= max));
+    let exact_hit = exact
+        .as_ref()
+        .filter(|e| e.inside || (e.enter >= big(0.0) && e.enter <= max));
     match (exact_hit, &ours.hit) {
         (Some(e), Some(h)) => {
             row.hits += 1;
             if e.inside {
-                let at_origin = h.point.iter().zip(&case.origin).all(|(a, b)| a.to_wide() == *b);
+                let at_origin = h
+                    .point
+                    .iter()
+                    .zip(&case.origin)
+                    .all(|(a, b)| a.to_wide() == *b);
                 if h.distance != T::zero() || !at_origin {
                     failures.push(format!("origin inside, but hit {h:?}"));
                 }
@@ -305,7 +332,7 @@ fn textbook<T: Width, const D: usize>(case: &Case) -> Option<(f64, f64)> {
                 enter = enter.max(t1.min(t2));
                 exit = exit.min(t1.max(t2));
             }
-            if !(enter <= exit) {
+            if enter.partial_cmp(&exit).is_none_or(|o| o.is_gt()) {
                 return None;
             }
             (enter, exit)
@@ -344,20 +371,6 @@ fn ranges<T: Width>() -> Ranges {
 }
 
 type Generator<const D: usize> = fn(&mut Scenes) -> Case;
-
-fn sphere(center: Vec<f64>, radius: f64) -> Target {
-    Target::Sphere { center, radius }
-}
-
-/// A ball near the origin and a ray aimed within 1.3 radii of its centre.
-fn ordinary_sphere<T: Width, const D: usize>(s: &mut Scenes) -> Case {
-    let c = fit_all::<T>(&scale(&s.in_ball(D), 10.0));
-    let r = T::fit(s.uniform(0.5, 2.0));
-    let o = scale(&s.in_ball(D), 20.0);
-    let aim = add(&c, &scale(&s.in_ball(D), 1.3 * r));
-    let max = if s.chance(0.2) { s.uniform(0.0, 40.0) } else { f64::INFINITY };
-    aimed::<T, D>(sphere(c, r), &o, &aim, max)
-}
 
 fn far_sphere<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let r = T::fit(s.uniform(0.5, 2.0));
@@ -425,41 +438,8 @@ fn grazing_sphere<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     aimed::<T, D>(sphere(c, r), &o, &aim, f64::INFINITY)
 }
 
-fn ellipsoid_target<T: Width>(s: &mut Scenes, d: usize, flat: f64, rotated: bool) -> Target {
-    let mut semi_axes: Vec<f64> = (0..d).map(|_| s.uniform(0.5, 2.0)).collect();
-    let squashed = s.rng.random_range(0..d);
-    semi_axes[squashed] /= s.log_uniform(0.0, flat);
-    Target::Ellipsoid {
-        center: fit_all::<T>(&scale(&s.in_ball(d), 10.0)),
-        semi_axes: fit_all::<T>(&semi_axes),
-        rotation: rotated.then(|| s.rotation::<T>(d)),
-    }
-}
-
-/// A point within `1.3` times the ellipsoid (in its local frame), in world coordinates.
-fn near_ellipsoid(s: &mut Scenes, target: &Target, within: f64) -> Vec<f64> {
-    let Target::Ellipsoid { center, semi_axes, rotation } = target else {
-        unreachable!()
-    };
-    let d = center.len();
-    let local: Vec<f64> = s.in_ball(d).iter().zip(semi_axes).map(|(u, a)| u * a * within).collect();
-    let world: Vec<f64> = match rotation {
-        None => local,
-        Some(m) => (0..d).map(|i| (0..d).map(|j| m[i * d + j] * local[j]).sum()).collect(),
-    };
-    add(center, &world)
-}
-
-use rand::Rng as _;
-
 fn flat_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let target = ellipsoid_target::<T>(s, D, ranges::<T>().flat, false);
-    let aim = near_ellipsoid(s, &target, 1.3);
-    aimed::<T, D>(target, &scale(&s.in_ball(D), 20.0), &aim, f64::INFINITY)
-}
-
-fn rotated_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
-    let target = ellipsoid_target::<T>(s, D, 1.0, true);
     let aim = near_ellipsoid(s, &target, 1.3);
     aimed::<T, D>(target, &scale(&s.in_ball(D), 20.0), &aim, f64::INFINITY)
 }
@@ -469,10 +449,16 @@ fn far_flat_rotated_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case 
     let r = ranges::<T>();
     let mut target = ellipsoid_target::<T>(s, D, r.flat, true);
     let shift = scale(&s.on_sphere(D), s.log_uniform(1.0, r.shift.0));
-    let Target::Ellipsoid { center, .. } = &mut target else { unreachable!() };
+    let Target::Ellipsoid { center, .. } = &mut target else {
+        unreachable!()
+    };
     *center = fit_all::<T>(&add(center, &shift));
     let aim = near_ellipsoid(s, &target, 1.3);
-    let o = if s.chance(0.5) { add(&shift, &scale(&s.in_ball(D), 20.0)) } else { s.in_ball(D) };
+    let o = if s.chance(0.5) {
+        add(&shift, &scale(&s.in_ball(D), 20.0))
+    } else {
+        s.in_ball(D)
+    };
     aimed::<T, D>(target, &o, &aim, f64::INFINITY)
 }
 
@@ -482,28 +468,24 @@ fn inside_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     aimed::<T, D>(target, &o, &scale(&s.in_ball(D), 30.0), f64::INFINITY)
 }
 
-fn box_target<T: Width>(centre: &[f64], half: &[f64]) -> Target {
-    Target::Box {
-        min: fit_all::<T>(&centre.iter().zip(half).map(|(c, h)| c - h).collect::<Vec<_>>()),
-        max: fit_all::<T>(&centre.iter().zip(half).map(|(c, h)| c + h).collect::<Vec<_>>()),
-    }
-}
-
-fn ordinary_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
-    let c = scale(&s.in_ball(D), 10.0);
-    let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let aim: Vec<f64> = s.in_ball(D).iter().zip(&h).zip(&c).map(|((u, h), c)| c + 1.3 * u * h).collect();
-    let max = if s.chance(0.2) { s.uniform(0.0, 40.0) } else { f64::INFINITY };
-    aimed::<T, D>(box_target::<T>(&c, &h), &scale(&s.in_ball(D), 20.0), &aim, max)
-}
-
 /// A flat box (zero extent on one axis).
 fn flat_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let mut h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
     h[s.rng.random_range(0..D)] = 0.0;
-    let aim: Vec<f64> = s.in_ball(D).iter().zip(&h).zip(&c).map(|((u, h), c)| c + 1.3 * u * h).collect();
-    aimed::<T, D>(box_target::<T>(&c, &h), &scale(&s.in_ball(D), 20.0), &aim, f64::INFINITY)
+    let aim: Vec<f64> = s
+        .in_ball(D)
+        .iter()
+        .zip(&h)
+        .zip(&c)
+        .map(|((u, h), c)| c + 1.3 * u * h)
+        .collect();
+    aimed::<T, D>(
+        box_target::<T>(&c, &h),
+        &scale(&s.in_ball(D), 20.0),
+        &aim,
+        f64::INFINITY,
+    )
 }
 
 fn far_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
@@ -511,8 +493,18 @@ fn far_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let shift = scale(&s.on_sphere(D), s.log_uniform(r.shift.0, r.shift.1));
     let c = add(&shift, &scale(&s.in_ball(D), 10.0));
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let aim: Vec<f64> = s.in_ball(D).iter().zip(&h).zip(&c).map(|((u, h), c)| c + 1.3 * u * h).collect();
-    let o = if s.chance(0.5) { add(&shift, &scale(&s.in_ball(D), 20.0)) } else { s.in_ball(D) };
+    let aim: Vec<f64> = s
+        .in_ball(D)
+        .iter()
+        .zip(&h)
+        .zip(&c)
+        .map(|((u, h), c)| c + 1.3 * u * h)
+        .collect();
+    let o = if s.chance(0.5) {
+        add(&shift, &scale(&s.in_ball(D), 20.0))
+    } else {
+        s.in_ball(D)
+    };
     aimed::<T, D>(box_target::<T>(&c, &h), &o, &aim, f64::INFINITY)
 }
 
@@ -522,7 +514,9 @@ fn axis_parallel_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
     let target = box_target::<T>(&c, &h);
-    let Target::Box { min, max } = &target else { unreachable!() };
+    let Target::Box { min, max } = &target else {
+        unreachable!()
+    };
     let axis = s.rng.random_range(0..D);
     let mut o = vec![0.0; D];
     for j in 0..D {
@@ -545,8 +539,19 @@ fn axis_parallel_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
 fn inside_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let o: Vec<f64> = s.in_ball(D).iter().zip(&h).zip(&c).map(|((u, h), c)| c + 0.99 * u * h).collect();
-    aimed::<T, D>(box_target::<T>(&c, &h), &o, &scale(&s.in_ball(D), 30.0), f64::INFINITY)
+    let o: Vec<f64> = s
+        .in_ball(D)
+        .iter()
+        .zip(&h)
+        .zip(&c)
+        .map(|((u, h), c)| c + 0.99 * u * h)
+        .collect();
+    aimed::<T, D>(
+        box_target::<T>(&c, &h),
+        &o,
+        &scale(&s.in_ball(D), 30.0),
+        f64::INFINITY,
+    )
 }
 
 /// The same query with the direction reversed: the target is behind (or around) the origin.
@@ -558,14 +563,31 @@ fn behind<T: Width, const D: usize>(case: Case) -> Case {
 /// The maximum distance set to the value of the width just below the exact entry (a miss), or
 /// half the time just above it (a hit).
 fn short<T: Width>(case: Case) -> Case {
-    let Some(e) = reference::crossing(&case, Change::None).filter(|e| !e.inside && e.enter > big(0.0)) else {
+    let Some(e) =
+        reference::crossing(&case, Change::None).filter(|e| !e.inside && e.enter > big(0.0))
+    else {
         return case;
     };
     let rounded = T::fit(to_f64(&e.enter));
-    let below = if big(rounded) >= e.enter { T::next_down(rounded) } else { rounded };
-    let above = if big(rounded) <= e.enter { T::next_up(rounded) } else { rounded };
-    let max_distance = if case.origin.iter().sum::<f64>() > 0.0 { above } else { below };
-    Case { max_distance, ..case }
+    let below = if big(rounded) >= e.enter {
+        T::next_down(rounded)
+    } else {
+        rounded
+    };
+    let above = if big(rounded) <= e.enter {
+        T::next_up(rounded)
+    } else {
+        rounded
+    };
+    let max_distance = if case.origin.iter().sum::<f64>() > 0.0 {
+        above
+    } else {
+        below
+    };
+    Case {
+        max_distance,
+        ..case
+    }
 }
 
 struct Family<const D: usize> {
@@ -577,28 +599,116 @@ struct Family<const D: usize> {
 fn families<T: Width, const D: usize>() -> Vec<Family<D>> {
     let keep: fn(Case) -> Case = |c| c;
     vec![
-        Family { name: "sphere ordinary", make: ordinary_sphere::<T, D>, then: keep },
-        Family { name: "sphere far", make: far_sphere::<T, D>, then: keep },
-        Family { name: "sphere translated", make: translated_sphere::<T, D>, then: keep },
-        Family { name: "sphere tiny/huge", make: sized_sphere::<T, D>, then: keep },
-        Family { name: "sphere origin just outside huge", make: just_outside_sphere::<T, D>, then: keep },
-        Family { name: "sphere origin inside", make: inside_sphere::<T, D>, then: keep },
-        Family { name: "sphere grazing", make: grazing_sphere::<T, D>, then: keep },
-        Family { name: "sphere behind", make: ordinary_sphere::<T, D>, then: behind::<T, D> },
-        Family { name: "sphere max just short", make: ordinary_sphere::<T, D>, then: short::<T> },
-        Family { name: "ellipsoid flat", make: flat_ellipsoid::<T, D>, then: keep },
-        Family { name: "ellipsoid rotated", make: rotated_ellipsoid::<T, D>, then: keep },
-        Family { name: "ellipsoid far/translated flat rotated", make: far_flat_rotated_ellipsoid::<T, D>, then: keep },
-        Family { name: "ellipsoid origin inside", make: inside_ellipsoid::<T, D>, then: keep },
-        Family { name: "ellipsoid behind", make: rotated_ellipsoid::<T, D>, then: behind::<T, D> },
-        Family { name: "ellipsoid max just short", make: rotated_ellipsoid::<T, D>, then: short::<T> },
-        Family { name: "box ordinary", make: ordinary_box::<T, D>, then: keep },
-        Family { name: "box axis-parallel on/beside planes", make: axis_parallel_box::<T, D>, then: keep },
-        Family { name: "box far/translated", make: far_box::<T, D>, then: keep },
-        Family { name: "box flat", make: flat_box::<T, D>, then: keep },
-        Family { name: "box origin inside", make: inside_box::<T, D>, then: keep },
-        Family { name: "box behind", make: ordinary_box::<T, D>, then: behind::<T, D> },
-        Family { name: "box max just short", make: ordinary_box::<T, D>, then: short::<T> },
+        Family {
+            name: "sphere ordinary",
+            make: ordinary_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere far",
+            make: far_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere translated",
+            make: translated_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere tiny/huge",
+            make: sized_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere origin just outside huge",
+            make: just_outside_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere origin inside",
+            make: inside_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere grazing",
+            make: grazing_sphere::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere behind",
+            make: ordinary_sphere::<T, D>,
+            then: behind::<T, D>,
+        },
+        Family {
+            name: "sphere max just short",
+            make: ordinary_sphere::<T, D>,
+            then: short::<T>,
+        },
+        Family {
+            name: "ellipsoid flat",
+            make: flat_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "ellipsoid rotated",
+            make: rotated_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "ellipsoid far/translated flat rotated",
+            make: far_flat_rotated_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "ellipsoid origin inside",
+            make: inside_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "ellipsoid behind",
+            make: rotated_ellipsoid::<T, D>,
+            then: behind::<T, D>,
+        },
+        Family {
+            name: "ellipsoid max just short",
+            make: rotated_ellipsoid::<T, D>,
+            then: short::<T>,
+        },
+        Family {
+            name: "box ordinary",
+            make: ordinary_box::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "box axis-parallel on/beside planes",
+            make: axis_parallel_box::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "box far/translated",
+            make: far_box::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "box flat",
+            make: flat_box::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "box origin inside",
+            make: inside_box::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "box behind",
+            make: ordinary_box::<T, D>,
+            then: behind::<T, D>,
+        },
+        Family {
+            name: "box max just short",
+            make: ordinary_box::<T, D>,
+            then: short::<T>,
+        },
     ]
 }
 
@@ -614,7 +724,12 @@ fn run<T: Width, const D: usize>(seed: u64, rows: &mut Vec<Row>, failures: &mut 
         for _ in 0..CASES {
             let case = (family.then)((family.make)(&mut scenes));
             for f in check::<T, D>(&case, &mut row) {
-                failures.push(format!("{} {}D {}: {f}\n    case: {case:?}", T::NAME, D, family.name));
+                failures.push(format!(
+                    "{} {}D {}: {f}\n    case: {case:?}",
+                    T::NAME,
+                    D,
+                    family.name
+                ));
             }
         }
         rows.push(row);
@@ -631,8 +746,20 @@ fn table(rows: &[Row]) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {:.3e} | {} |",
-            r.family, r.width, r.dim, r.cases, r.hits, r.distance, r.point, r.span, r.budget, r.well,
-            r.band, r.wrong, r.textbook_span, r.textbook_wrong
+            r.family,
+            r.width,
+            r.dim,
+            r.cases,
+            r.hits,
+            r.distance,
+            r.point,
+            r.span,
+            r.budget,
+            r.well,
+            r.band,
+            r.wrong,
+            r.textbook_span,
+            r.textbook_wrong
         );
     }
     out
@@ -648,7 +775,14 @@ fn ray_casts_meet_the_precision_targets() {
     run::<f64, 3>(4, &mut rows, &mut failures);
     let table = table(&rows);
     println!("{table}");
-    let _ = std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/target/precision-ray.md"), &table);
+    let _ = std::fs::write(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/target/precision-ray.md"),
+        &table,
+    );
     let shown: Vec<&String> = failures.iter().take(20).collect();
-    assert!(failures.is_empty(), "{} precision failures, first ones:\n{shown:#?}", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} precision failures, first ones:\n{shown:#?}",
+        failures.len()
+    );
 }

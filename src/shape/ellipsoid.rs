@@ -212,7 +212,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 
     /// `Rᵀ v` in the working precision.
     #[inline]
-    fn to_local_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
+    fn in_local_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
         match &self.rotation {
             None => *v,
             Some(r) => r.matrix().map(T::to_wide).tr_mul(v),
@@ -221,7 +221,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 
     /// `R v` in the working precision.
     #[inline]
-    fn to_world_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
+    fn in_world_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
         match &self.rotation {
             None => *v,
             Some(r) => r.matrix().map(T::to_wide) * v,
@@ -232,7 +232,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// the working precision (`p − c` exact, the rotation by compensated dot products, the
     /// division with its remainder).
     #[inline]
-    fn to_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
+    fn in_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
         let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
         let (rel_hi, rel_lo) = (rel.hi(), rel.lo());
         let a = widen(&self.semi_axes);
@@ -260,7 +260,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// `(diag(1/a)·Rᵀ)⁻¹ u = R (RᵀR)⁻¹ (a ∘ u)`. The matrix as given is orthonormal only to within
     /// a few ulps, so `(RᵀR)⁻¹` is applied as `I − (RᵀR − I)`, which is exact to second order.
     #[inline]
-    fn from_unit_frame(&self, u: &SVector<f64, D>) -> SVector<f64, D> {
+    fn offset_from_unit_frame(&self, u: &SVector<f64, D>) -> SVector<f64, D> {
         let v = u.component_mul(&widen(&self.semi_axes));
         match &self.rotation {
             None => v,
@@ -294,7 +294,7 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {
-        self.to_unit_frame(p).power(1.0) <= 0.0
+        self.in_unit_frame(p).power(1.0) <= 0.0
     }
 }
 
@@ -313,9 +313,9 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
         let dir = ray.working_dir();
         let local_dir = self
-            .to_local_axes(&dir)
+            .in_local_axes(&dir)
             .component_div(&widen(&self.semi_axes));
-        let ball = line_ball(&self.to_unit_frame(ray.origin()), &local_dir, 1.0)?;
+        let ball = line_ball(&self.in_unit_frame(ray.origin()), &local_dir, 1.0)?;
         // A world step of |dir| is a local step of |local_dir|.
         let to_world = dir.norm() / ball.dir_len;
         Some(Crossing {
@@ -334,9 +334,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     ) -> (SVector<f64, D>, SVector<f64, D>) {
         let e = &crossing.entry;
         let on_unit_sphere = e.ball.entry_offset(&e.local_dir);
-        let point = widen(&self.center.coords) + self.from_unit_frame(&on_unit_sphere);
-        let normal =
-            self.to_world_axes(&on_unit_sphere.component_div(&widen(&self.semi_axes)));
+        let point = widen(&self.center.coords) + self.offset_from_unit_frame(&on_unit_sphere);
+        let normal = self.in_world_axes(&on_unit_sphere.component_div(&widen(&self.semi_axes)));
         (point, normal)
     }
 }

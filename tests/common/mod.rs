@@ -38,7 +38,7 @@ pub trait Width: Real + core::fmt::Debug {
 impl Width for f32 {
     const NAME: &'static str = "f32";
     const BITS: i32 = 24;
-    const TINY: f64 = 1.401298464324817e-45;
+    const TINY: f64 = f32::from_bits(1) as f64;
     fn next_up(x: f64) -> f64 {
         (x as f32).next_up() as f64
     }
@@ -50,7 +50,7 @@ impl Width for f32 {
 impl Width for f64 {
     const NAME: &'static str = "f64";
     const BITS: i32 = 53;
-    const TINY: f64 = 4.9406564584124654e-324;
+    const TINY: f64 = f64::from_bits(1);
     fn next_up(x: f64) -> f64 {
         x.next_up()
     }
@@ -117,11 +117,13 @@ impl<T: Width, const D: usize> Built<T, D> {
                 rotation,
             } => {
                 let (c, a) = (point(center), vector(semi_axes));
-                Built::Ellipsoid(match rotation {
-                    None => Ellipsoid::new(c, a),
-                    Some(m) => Ellipsoid::oriented(c, a, rotation_from_rows::<T, D>(m)),
-                }
-                .expect("valid ellipsoid"))
+                Built::Ellipsoid(
+                    match rotation {
+                        None => Ellipsoid::new(c, a),
+                        Some(m) => Ellipsoid::oriented(c, a, rotation_from_rows::<T, D>(m)),
+                    }
+                    .expect("valid ellipsoid"),
+                )
             }
             Target::Box { min, max } => {
                 Built::Box(Aabb::new(point(min), point(max)).expect("valid box"))
@@ -160,7 +162,9 @@ pub fn ours<T: Width, const D: usize>(case: &Case) -> Ours<T, D> {
     let built = Built::<T, D>::new(&case.target);
     let ray = ray::<T, D>(case);
     Ours {
-        hit: built.shape().cast_ray(&ray, T::from_wide(case.max_distance)),
+        hit: built
+            .shape()
+            .cast_ray(&ray, T::from_wide(case.max_distance)),
         span: built.shape().ray_span(&ray),
     }
 }

@@ -41,10 +41,15 @@ pub struct Crossing {
 pub enum Change {
     None,
     /// Add `delta` to input `index` (in the order of [`inputs`]).
-    Nudge { index: usize, delta: f64 },
+    Nudge {
+        index: usize,
+        delta: f64,
+    },
     /// Scale the target's size by `1 + factor` (radius, semi-axes, box half extents) about its
     /// centre.
-    Grow { factor: f64 },
+    Grow {
+        factor: f64,
+    },
 }
 
 /// The case's inputs, flattened: origin, direction, then the target's numbers.
@@ -167,7 +172,10 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
                     exit = Some(far);
                 }
             }
-            let (enter, exit) = (enter.expect("a unit direction"), exit.expect("a unit direction"));
+            let (enter, exit) = (
+                enter.expect("a unit direction"),
+                exit.expect("a unit direction"),
+            );
             if enter > exit {
                 return None;
             }

@@ -56,7 +56,9 @@ impl Scenes {
     /// A random rotation matrix (row-major), a product of plane rotations computed in f64 and
     /// rounded to the width.
     pub fn rotation<T: Width>(&mut self, d: usize) -> Vec<f64> {
-        let mut m: Vec<f64> = (0..d * d).map(|k| if k % (d + 1) == 0 { 1.0 } else { 0.0 }).collect();
+        let mut m: Vec<f64> = (0..d * d)
+            .map(|k| if k % (d + 1) == 0 { 1.0 } else { 0.0 })
+            .collect();
         for i in 0..d {
             for j in i + 1..d {
                 let (s, c) = self.uniform(-3.2, 3.2).sin_cos();
@@ -91,14 +93,24 @@ pub fn stored_dir<T: Width, const D: usize>(raw: &[f64]) -> Vec<f64> {
 }
 
 /// A case with the ray from `origin` towards `aim` (both rounded to the width).
-pub fn aimed<T: Width, const D: usize>(target: Target, origin: &[f64], aim: &[f64], max: f64) -> Case {
+pub fn aimed<T: Width, const D: usize>(
+    target: Target,
+    origin: &[f64],
+    aim: &[f64],
+    max: f64,
+) -> Case {
     let origin = fit_all::<T>(origin);
     let raw: Vec<f64> = aim.iter().zip(&origin).map(|(a, o)| a - o).collect();
     with_dir::<T, D>(target, origin, &raw, max)
 }
 
 /// A case with the ray from `origin` along `raw` (rounded to the width).
-pub fn with_dir<T: Width, const D: usize>(target: Target, origin: Vec<f64>, raw: &[f64], max: f64) -> Case {
+pub fn with_dir<T: Width, const D: usize>(
+    target: Target,
+    origin: Vec<f64>,
+    raw: &[f64],
+    max: f64,
+) -> Case {
     let raw_dir = fit_all::<T>(raw);
     Case {
         target,
@@ -107,4 +119,107 @@ pub fn with_dir<T: Width, const D: usize>(target: Target, origin: Vec<f64>, raw:
         origin,
         max_distance: T::fit(max),
     }
+}
+
+pub fn sphere(center: Vec<f64>, radius: f64) -> Target {
+    Target::Sphere { center, radius }
+}
+
+/// A ball near the origin and a ray aimed within 1.3 radii of its centre.
+pub fn ordinary_sphere<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let c = fit_all::<T>(&scale(&s.in_ball(D), 10.0));
+    let r = T::fit(s.uniform(0.5, 2.0));
+    let o = scale(&s.in_ball(D), 20.0);
+    let aim = add(&c, &scale(&s.in_ball(D), 1.3 * r));
+    let max = if s.chance(0.2) {
+        s.uniform(0.0, 40.0)
+    } else {
+        f64::INFINITY
+    };
+    aimed::<T, D>(sphere(c, r), &o, &aim, max)
+}
+
+pub fn ellipsoid_target<T: Width>(s: &mut Scenes, d: usize, flat: f64, rotated: bool) -> Target {
+    let mut semi_axes: Vec<f64> = (0..d).map(|_| s.uniform(0.5, 2.0)).collect();
+    let squashed = s.rng.random_range(0..d);
+    semi_axes[squashed] /= s.log_uniform(0.0, flat);
+    Target::Ellipsoid {
+        center: fit_all::<T>(&scale(&s.in_ball(d), 10.0)),
+        semi_axes: fit_all::<T>(&semi_axes),
+        rotation: rotated.then(|| s.rotation::<T>(d)),
+    }
+}
+
+/// A point within `1.3` times the ellipsoid (in its local frame), in world coordinates.
+pub fn near_ellipsoid(s: &mut Scenes, target: &Target, within: f64) -> Vec<f64> {
+    let Target::Ellipsoid {
+        center,
+        semi_axes,
+        rotation,
+    } = target
+    else {
+        unreachable!()
+    };
+    let d = center.len();
+    let local: Vec<f64> = s
+        .in_ball(d)
+        .iter()
+        .zip(semi_axes)
+        .map(|(u, a)| u * a * within)
+        .collect();
+    let world: Vec<f64> = match rotation {
+        None => local,
+        Some(m) => (0..d)
+            .map(|i| (0..d).map(|j| m[i * d + j] * local[j]).sum())
+            .collect(),
+    };
+    add(center, &world)
+}
+
+pub fn rotated_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let target = ellipsoid_target::<T>(s, D, 1.0, true);
+    let aim = near_ellipsoid(s, &target, 1.3);
+    aimed::<T, D>(target, &scale(&s.in_ball(D), 20.0), &aim, f64::INFINITY)
+}
+
+pub fn box_target<T: Width>(centre: &[f64], half: &[f64]) -> Target {
+    Target::Box {
+        min: fit_all::<T>(
+            &centre
+                .iter()
+                .zip(half)
+                .map(|(c, h)| c - h)
+                .collect::<Vec<_>>(),
+        ),
+        max: fit_all::<T>(
+            &centre
+                .iter()
+                .zip(half)
+                .map(|(c, h)| c + h)
+                .collect::<Vec<_>>(),
+        ),
+    }
+}
+
+pub fn ordinary_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let c = scale(&s.in_ball(D), 10.0);
+    let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
+    let aim: Vec<f64> = s
+        .in_ball(D)
+        .iter()
+        .zip(&h)
+        .zip(&c)
+        .map(|((u, h), c)| c + 1.3 * u * h)
+        .collect();
+    let max = if s.chance(0.2) {
+        s.uniform(0.0, 40.0)
+    } else {
+        f64::INFINITY
+    };
+    aimed::<T, D>(
+        box_target::<T>(&c, &h),
+        &scale(&s.in_ball(D), 20.0),
+        &aim,
+        max,
+    )
 }
