@@ -34,7 +34,7 @@ use raysweep::nalgebra::SVector;
 const WELL_CONDITIONED: f64 = 4.0;
 /// Relative size change that defines the tangency band.
 const BAND: f64 = 1.0 / 4096.0;
-const CASES: usize = 300;
+const CASES: usize = 1000;
 
 /// Worst errors over a family.
 #[derive(Default)]
