@@ -1,0 +1,77 @@
+//! The public API exactly as `shared/API.md` writes it: outside code is written against these
+//! names and signatures, so this file must keep compiling.
+
+// The signatures are spelled out in full on purpose: they are what is being checked.
+#![allow(clippy::type_complexity)]
+
+use raysweep::nalgebra::{Point, Rotation, SVector, Unit};
+use raysweep::{
+    Aabb, Cast, Circle, Ellipse, Ellipsoid, Error, Hit, Ray, Rect, Shape, Span, Sphere,
+};
+
+fn traits_of_values<V: Clone + Copy + core::fmt::Debug + PartialEq>() {}
+fn traits_of_errors<
+    E: core::fmt::Debug + core::fmt::Display + Clone + PartialEq + std::error::Error,
+>() {
+}
+
+fn signatures<T: raysweep::Real, const D: usize>() {
+    let _: fn(Point<T, D>, SVector<T, D>) -> Result<Ray<T, D>, Error> = Ray::new;
+    let _: fn(Point<T, D>, Point<T, D>) -> Result<(Ray<T, D>, T), Error> = Ray::between;
+    let _: fn(&Ray<T, D>) -> &Point<T, D> = Ray::origin;
+    let _: fn(&Ray<T, D>) -> &Unit<SVector<T, D>> = Ray::dir;
+    let _: fn(&Ray<T, D>, T) -> Point<T, D> = Ray::at;
+
+    let _: fn(Point<T, D>, T) -> Result<Sphere<T, D>, Error> = Sphere::new;
+    let _: fn(Point<T, D>, SVector<T, D>) -> Result<Ellipsoid<T, D>, Error> = Ellipsoid::new;
+    let _: fn(Point<T, D>, SVector<T, D>, Rotation<T, D>) -> Result<Ellipsoid<T, D>, Error> =
+        Ellipsoid::oriented;
+    let _: fn(Point<T, D>, Point<T, D>) -> Result<Aabb<T, D>, Error> = Aabb::new;
+    let _: fn(Point<T, D>, SVector<T, D>) -> Result<Aabb<T, D>, Error> = Aabb::from_center;
+
+    traits_of_values::<Ray<T, D>>();
+    traits_of_values::<Hit<T, D>>();
+    traits_of_values::<Span<T>>();
+    traits_of_values::<Sphere<T, D>>();
+    traits_of_values::<Ellipsoid<T, D>>();
+    traits_of_values::<Aabb<T, D>>();
+    traits_of_errors::<Error>();
+
+    shape_and_cast::<T, D, Sphere<T, D>>();
+    shape_and_cast::<T, D, Ellipsoid<T, D>>();
+    shape_and_cast::<T, D, Aabb<T, D>>();
+}
+
+fn shape_and_cast<T: raysweep::Real, const D: usize, S: Shape<T, D> + Cast<T, D>>() {
+    let _: fn(&S) -> Aabb<T, D> = <S as Shape<T, D>>::aabb;
+    let _: fn(&S, &Point<T, D>) -> bool = <S as Shape<T, D>>::contains;
+    let _: fn(&S, &Ray<T, D>, T) -> Option<Hit<T, D>> = <S as Cast<T, D>>::cast_ray;
+    let _: fn(&S, &Ray<T, D>, T, T) -> Option<Hit<T, D>> = <S as Cast<T, D>>::cast_sphere;
+    let _: fn(&S, &Ray<T, D>) -> Option<Span<T>> = <S as Cast<T, D>>::ray_span;
+    let _: fn(&S, &Ray<T, D>, T) -> Option<Span<T>> = <S as Cast<T, D>>::sphere_span;
+    let _: fn(&S, &[Ray<T, D>], T, &mut [Option<Hit<T, D>>]) = <S as Cast<T, D>>::cast_rays;
+}
+
+#[test]
+fn the_api_of_api_md_exists_in_both_widths_and_dimensions() {
+    signatures::<f32, 2>();
+    signatures::<f32, 3>();
+    signatures::<f64, 2>();
+    signatures::<f64, 3>();
+    // D defaults to 3, and the 2D aliases are the D = 2 shapes.
+    let _: fn(Point<f64, 3>, f64) -> Result<Sphere<f64>, Error> = Sphere::new;
+    let _: Option<Circle<f32>> = None::<Sphere<f32, 2>>;
+    let _: Option<Ellipse<f32>> = None::<Ellipsoid<f32, 2>>;
+    let _: Option<Rect<f64>> = None::<Aabb<f64, 2>>;
+    // Hit and Span are plain structs with public fields.
+    let hit = Hit::<f64> {
+        distance: 1.0,
+        point: Point::origin(),
+        normal: Unit::new_normalize(SVector::x()),
+    };
+    let span = Span {
+        enter: -1.0,
+        exit: hit.distance,
+    };
+    assert_eq!(span.length(), 2.0);
+}
