@@ -38,6 +38,51 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     ) -> (SVector<f64, D>, SVector<f64, D>);
 }
 
+/// A shape's swept-ball query: where a ball of positive radius, its centre on the line through a
+/// ray, touches the solid, and where the contact is.
+pub(crate) trait SweepQuery<T: Real, const D: usize> {
+    /// Shape-specific data about the first contact.
+    type Contact;
+
+    /// Where the ball's centre, moving along the whole line through `ray`, first and last touches
+    /// the solid (`inside` when it touches it at the origin); `None` if it never does.
+    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>>;
+
+    /// The contact point on the solid's surface at the first touch, and the outward normal there
+    /// (any length, non-zero), in the working precision.
+    fn sweep_contact(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        crossing: &Crossing<Self::Contact>,
+    ) -> (SVector<f64, D>, SVector<f64, D>);
+}
+
+/// The first contact within `[0, max_distance]`, with the public edge semantics: `None` for a NaN
+/// or negative `max_distance`, a hit at the origin when the crossing starts inside.
+#[inline]
+fn first_hit<T: Real, const D: usize, E>(
+    ray: &Ray<T, D>,
+    max_distance: T,
+    crossing: impl FnOnce() -> Option<Crossing<E>>,
+    contact: impl FnOnce(&Crossing<E>) -> (SVector<f64, D>, SVector<f64, D>),
+) -> Option<Hit<T, D>> {
+    let max_distance = max_distance.to_wide();
+    if !(max_distance >= 0.0) {
+        return None;
+    }
+    let x = crossing()?;
+    if x.inside {
+        return Some(start_inside(ray));
+    }
+    // Not inside at the origin, a crossing is either wholly ahead or wholly behind it.
+    if !(x.enter >= 0.0 && x.enter <= max_distance && x.enter.is_finite()) {
+        return None;
+    }
+    let (point, normal) = contact(&x);
+    hit(x.enter, &point, &normal, ray)
+}
+
 /// [`crate::Cast::cast_ray`] for any shape.
 #[inline]
 pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
@@ -45,20 +90,12 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     ray: &Ray<T, D>,
     max_distance: T,
 ) -> Option<Hit<T, D>> {
-    let max_distance = max_distance.to_wide();
-    if !(max_distance >= 0.0) {
-        return None;
-    }
-    let x = shape.crossing(ray)?;
-    if x.inside {
-        return Some(start_inside(ray));
-    }
-    // Outside, a crossing is either wholly ahead or wholly behind the origin.
-    if !(x.enter >= 0.0 && x.enter <= max_distance && x.enter.is_finite()) {
-        return None;
-    }
-    let (point, normal) = shape.contact(ray, &x);
-    hit(x.enter, &point, &normal, ray)
+    first_hit(
+        ray,
+        max_distance,
+        || shape.crossing(ray),
+        |x| shape.contact(ray, x),
+    )
 }
 
 /// [`crate::Cast::ray_span`] for any shape.
@@ -67,10 +104,64 @@ pub(crate) fn ray_span<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
 ) -> Option<Span<T>> {
-    shape.crossing(ray).map(|x| Span {
+    shape.crossing(ray).map(|x| span(&x))
+}
+
+/// [`crate::Cast::cast_sphere`] for any shape: exactly [`cast_ray`] for a zero radius.
+#[inline]
+pub(crate) fn cast_sphere<T, const D: usize, S>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    radius: T,
+    max_distance: T,
+) -> Option<Hit<T, D>>
+where
+    T: Real,
+    S: LineQuery<T, D> + SweepQuery<T, D>,
+{
+    let radius = radius.to_wide();
+    if radius == 0.0 {
+        return cast_ray(shape, ray, max_distance);
+    }
+    if !(radius > 0.0) || !radius.is_finite() {
+        return None;
+    }
+    first_hit(
+        ray,
+        max_distance,
+        || shape.sweep(ray, radius),
+        |x| shape.sweep_contact(ray, radius, x),
+    )
+}
+
+/// [`crate::Cast::sphere_span`] for any shape: exactly [`ray_span`] for a zero radius.
+#[inline]
+pub(crate) fn sphere_span<T, const D: usize, S>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    radius: T,
+) -> Option<Span<T>>
+where
+    T: Real,
+    S: LineQuery<T, D> + SweepQuery<T, D>,
+{
+    let radius = radius.to_wide();
+    if radius == 0.0 {
+        return ray_span(shape, ray);
+    }
+    if !(radius > 0.0) || !radius.is_finite() {
+        return None;
+    }
+    shape.sweep(ray, radius).map(|x| span(&x))
+}
+
+/// A crossing's distances rounded to the public width.
+#[inline]
+fn span<T: Real, E>(x: &Crossing<E>) -> Span<T> {
+    Span {
         enter: T::from_wide(x.enter),
         exit: T::from_wide(x.exit),
-    })
+    }
 }
 
 /// The hit of a cast that starts inside (or touching): distance 0, at the origin, normal `-dir`.

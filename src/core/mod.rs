@@ -9,3 +9,5 @@
 pub(crate) mod exact;
 pub(crate) mod quadratic;
 pub(crate) mod slab;
+pub(crate) mod swept_box;
+pub(crate) mod swept_ellipsoid;

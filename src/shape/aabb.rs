@@ -2,8 +2,9 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Crossing, LineQuery};
+use crate::cast::{self, Crossing, LineQuery, SweepQuery};
 use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
+use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -245,6 +246,42 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     }
 }
 
+impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
+    /// The working direction.
+    type Contact = SVector<f64, D>;
+
+    #[inline]
+    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+        let o = widen(&ray.origin().coords);
+        let n = ray.working_dir();
+        let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
+        let grown = grown_box(&o, &n, &min, &max, radius)?;
+        let enter = first_touch(&o, &n, &min, &max, radius, grown.enter)?;
+        // The last touch is the first touch of the ball moving the other way.
+        let exit = first_touch(&o, &-n, &min, &max, radius, -grown.exit).map_or(enter, |t| -t);
+        Some(Crossing {
+            enter,
+            exit: exit.max(enter),
+            inside: touches(&o, &min, &max, radius),
+            entry: n,
+        })
+    }
+
+    /// The contact is the point of the box nearest to the ball's centre at the first touch.
+    #[inline]
+    fn sweep_contact(
+        &self,
+        ray: &Ray<T, D>,
+        _radius: f64,
+        crossing: &Crossing<Self::Contact>,
+    ) -> (SVector<f64, D>, SVector<f64, D>) {
+        let centre = widen(&ray.origin().coords) + crossing.entry * crossing.enter;
+        let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
+        let point = SVector::from_fn(|i, _| centre[i].clamp(min[i], max[i]));
+        (point, centre - point)
+    }
+}
+
 impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// See [`Cast::cast_ray`].
     ///
@@ -263,9 +300,24 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
         cast::cast_ray(self, ray, max_distance)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn cast_sphere(&self, _ray: &Ray<T, D>, _radius: T, _max_distance: T) -> Option<Hit<T, D>> {
-        None
+    /// See [`Cast::cast_sphere`]: the exact swept box, with rounded edges and corners.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Rect};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let r = Rect::new(Point2::new(0.0, 0.0), Point2::new(1.0, 1.0))?;
+    /// // Level with the top edge: the ball meets the corner (0, 1), not the grown box's face.
+    /// let ray = Ray::new(Point2::new(-5.0, 1.5), Vector2::x())?;
+    /// let hit = r.cast_sphere(&ray, 1.0, 10.0).unwrap();
+    /// assert_eq!(hit.point, Point2::new(0.0, 1.0));
+    /// assert_eq!(hit.distance, 5.0 - 0.75f64.sqrt());
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
+        cast::cast_sphere(self, ray, radius, max_distance)
     }
 
     /// See [`Cast::ray_span`].
@@ -285,8 +337,20 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
         cast::ray_span(self, ray)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn sphere_span(&self, _ray: &Ray<T, D>, _radius: T) -> Option<Span<T>> {
-        None
+    /// See [`Cast::sphere_span`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Aabb, Cast, Ray};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let b = Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0))?;
+    /// let span = b.sphere_span(&Ray::new(Point3::new(0.0, 0.0, -5.0), Vector3::z())?, 0.5).unwrap();
+    /// assert_eq!((span.enter, span.exit), (3.5, 6.5));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
+        cast::sphere_span(self, ray, radius)
     }
 }

@@ -2,9 +2,11 @@
 
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
-use crate::cast::{self, Crossing, LineQuery};
+use crate::cast::{self, Crossing, LineQuery, SweepQuery};
 use crate::core::exact::{Dot2, div_pair};
 use crate::core::quadratic::{LineBall, Offset, line_ball};
+use crate::core::swept_box::grown_box;
+use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
@@ -22,8 +24,12 @@ use crate::traits::{Cast, Shape};
 /// ```
 pub const ORTHONORMAL_TOLERANCE: f64 = 16.0;
 
-/// A closed solid ellipsoid: the points `x` with `|diag(1/a) · Rᵀ (x − c)| ≤ 1` for centre `c`,
-/// semi-axes `a` and rotation `R` (local axis `i` is column `i` of `R`).
+/// A closed solid ellipsoid: the points `x` with `|diag(1/a) · Qᵀ (x − c)| ≤ 1` for centre `c`,
+/// semi-axes `a` and rotation `Q` (local axis `i` is column `i` of `Q`).
+///
+/// `Q` is the orthonormal matrix nearest to the rotation given (its polar factor), computed in
+/// `f64`: a rotation stored in `f32` is orthonormal only to about `10⁻⁷`, and using it as it is
+/// would make local distances differ from world distances by that much.
 ///
 /// Casts map the ray into the frame where the ellipsoid is the unit ball, `x' = Rᵀ(x − c) / a`,
 /// and use the quadratic core there, keeping distances in world units. Normals are
@@ -47,6 +53,8 @@ pub struct Ellipsoid<T: Real, const D: usize = 3> {
     center: Point<T, D>,
     semi_axes: SVector<T, D>,
     rotation: Option<Rotation<T, D>>,
+    /// The polar factor of `rotation` in the working precision.
+    frame: Option<SMatrix<f64, D, D>>,
 }
 
 /// A closed solid ellipse in the plane.
@@ -94,14 +102,15 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
             center,
             semi_axes,
             rotation: None,
+            frame: None,
         })
     }
 
     /// The ellipsoid whose local axis `i`, of half-length `semi_axes[i]`, is column `i` of
     /// `rotation`.
     ///
-    /// The matrix is used exactly as given, so an ellipsoid built from an `f32` rotation is the
-    /// one that matrix describes, not the one an exact rotation would.
+    /// The ellipsoid's axes are the columns of the orthonormal matrix nearest to `rotation` (its
+    /// polar factor), which the tolerance below keeps within a few ulps of it.
     ///
     /// # Errors
     ///
@@ -135,6 +144,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         }
         Ok(Ellipsoid {
             rotation: Some(rotation),
+            frame: Some(polar_factor(&m)),
             ..axis_aligned
         })
     }
@@ -210,79 +220,78 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         self.rotation.is_none()
     }
 
-    /// `Rᵀ v` in the working precision.
+    /// `Qᵀ v`: world axes to local axes.
     #[inline]
     fn in_local_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
-        match &self.rotation {
+        match &self.frame {
             None => *v,
-            Some(r) => r.matrix().map(T::to_wide).tr_mul(v),
+            Some(q) => q.tr_mul(v),
         }
     }
 
-    /// `R v` in the working precision.
+    /// `Q v`: local axes to world axes.
     #[inline]
     fn in_world_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
-        match &self.rotation {
+        match &self.frame {
             None => *v,
-            Some(r) => r.matrix().map(T::to_wide) * v,
+            Some(q) => q * v,
         }
     }
 
-    /// The point `p` in the frame where the ellipsoid is the unit ball, `Rᵀ(p − c) / a`, in twice
-    /// the working precision (`p − c` exact, the rotation by compensated dot products, the
-    /// division with its remainder).
+    /// The point `p` in the local frame, `Qᵀ(p − c)`, in twice the working precision (`p − c`
+    /// exact, the rotation by compensated dot products).
     #[inline]
-    fn in_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
+    fn in_local_frame(&self, p: &Point<T, D>) -> Offset<D> {
         let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
+        let Some(q) = &self.frame else {
+            return rel;
+        };
         let (rel_hi, rel_lo) = (rel.hi(), rel.lo());
-        let a = widen(&self.semi_axes);
-        let m = self.rotation.map(|r| r.matrix().map(T::to_wide));
         let mut hi = SVector::zeros();
         let mut lo = SVector::zeros();
         for i in 0..D {
-            let (h, l) = match &m {
-                None => (rel_hi[i], rel_lo[i]),
-                Some(m) => {
-                    let mut acc = Dot2::new();
-                    for j in 0..D {
-                        acc.add(m[(j, i)], rel_hi[j]);
-                        acc.add(m[(j, i)], rel_lo[j]);
-                    }
-                    acc.pair()
-                }
-            };
-            (hi[i], lo[i]) = div_pair(h, l, a[i]);
+            let mut acc = Dot2::new();
+            for j in 0..D {
+                acc.add(q[(j, i)], rel_hi[j]);
+                acc.add(q[(j, i)], rel_lo[j]);
+            }
+            (hi[i], lo[i]) = acc.pair();
         }
         Offset::new(hi, lo)
     }
 
-    /// The world offset from the centre of the point `u` of the unit-ball frame:
-    /// `(diag(1/a)·Rᵀ)⁻¹ u = R (RᵀR)⁻¹ (a ∘ u)`. The matrix as given is orthonormal only to within
-    /// a few ulps, so `(RᵀR)⁻¹` is applied as `I − (RᵀR − I)`, which is exact to second order.
+    /// The point `p` in the frame where the ellipsoid is the unit ball, `Qᵀ(p − c) / a`, in twice
+    /// the working precision (the division with its remainder).
     #[inline]
-    fn offset_from_unit_frame(&self, u: &SVector<f64, D>) -> SVector<f64, D> {
-        let v = u.component_mul(&widen(&self.semi_axes));
-        match &self.rotation {
-            None => v,
-            Some(r) => {
-                let m = r.matrix().map(T::to_wide);
-                let gram_error = m.tr_mul(&m) - SMatrix::<f64, D, D>::identity();
-                m * (v - gram_error * v)
-            }
+    fn in_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
+        let local = self.in_local_frame(p);
+        let a = widen(&self.semi_axes);
+        let mut hi = SVector::zeros();
+        let mut lo = SVector::zeros();
+        for i in 0..D {
+            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i]);
         }
+        Offset::new(hi, lo)
     }
+}
+
+/// The orthonormal polar factor of a matrix within a few ulps of orthonormal, by the Newton-Schulz
+/// iteration `X ← X (3I − XᵀX) / 2` (Higham, Functions of Matrices, 2008, 8.3), which squares the
+/// deviation `XᵀX − I` at each step: three steps take `16 ε_f32` down to the rounding of `f64`.
+fn polar_factor<const D: usize>(m: &SMatrix<f64, D, D>) -> SMatrix<f64, D, D> {
+    let three = SMatrix::<f64, D, D>::identity() * 3.0;
+    (0..3).fold(*m, |x, _| x * (three - x.tr_mul(&x)) * 0.5)
 }
 
 impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
     fn aabb(&self) -> Aabb<T, D> {
         let a = widen(&self.semi_axes);
-        let extent = match &self.rotation {
+        let extent = match &self.frame {
             None => a,
-            Some(r) => {
+            Some(m) => {
                 // Half extent on world axis i: |row i of R·diag(a)|. Its f64 evaluation is within
                 // (D + 2) ulps, so widening by 4(D + 2) ulps keeps the box around the solid.
                 let widen_by = 1.0 + 4.0 * (D as f64 + 2.0) * f64::EPSILON;
-                let m = r.matrix().map(T::to_wide);
                 SVector::from_fn(|i, _| {
                     let row = SVector::<f64, D>::from_fn(|j, _| m[(i, j)] * a[j]);
                     unit_and_length(&row).map_or(0.0, |(_, l)| l) * widen_by
@@ -334,9 +343,49 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     ) -> (SVector<f64, D>, SVector<f64, D>) {
         let e = &crossing.entry;
         let on_unit_sphere = e.ball.entry_offset(&e.local_dir);
-        let point = widen(&self.center.coords) + self.offset_from_unit_frame(&on_unit_sphere);
-        let normal = self.in_world_axes(&on_unit_sphere.component_div(&widen(&self.semi_axes)));
+        let a = widen(&self.semi_axes);
+        let point =
+            widen(&self.center.coords) + self.in_world_axes(&on_unit_sphere.component_mul(&a));
+        let normal = self.in_world_axes(&on_unit_sphere.component_div(&a));
         (point, normal)
+    }
+}
+
+impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
+    /// The closest point at the first touch, in the local frame.
+    type Contact = Closest<D>;
+
+    /// In the local frame `Qᵀ(x − c)` (an isometry), by the monotone Newton iteration of
+    /// `src/core/swept_ellipsoid.rs`, started where the line enters the box `[−(a + r), a + r]`.
+    #[inline]
+    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+        let local = self.in_local_frame(ray.origin());
+        let o = local.hi() + local.lo();
+        let n = self.in_local_axes(&ray.working_dir());
+        let a = widen(&self.semi_axes);
+        let grown = grown_box(&o, &n, &-a, &a, radius)?;
+        let enter = first_touch(&o, &n, &a, radius, grown.enter)?;
+        let exit = first_touch(&o, &-n, &a, radius, -grown.exit).map_or(enter.t, |x| -x.t);
+        let inside = contains(&o, &a)
+            || unit_and_length(&closest_outside(&o, &a).offset).is_none_or(|(_, d)| d <= radius);
+        Some(Crossing {
+            enter: enter.t,
+            exit: exit.max(enter.t),
+            inside,
+            entry: enter.closest,
+        })
+    }
+
+    #[inline]
+    fn sweep_contact(
+        &self,
+        _ray: &Ray<T, D>,
+        _radius: f64,
+        crossing: &Crossing<Self::Contact>,
+    ) -> (SVector<f64, D>, SVector<f64, D>) {
+        let closest = &crossing.entry;
+        let point = widen(&self.center.coords) + self.in_world_axes(&closest.point);
+        (point, self.in_world_axes(&closest.offset))
     }
 }
 
@@ -358,9 +407,21 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
         cast::cast_ray(self, ray, max_distance)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn cast_sphere(&self, _ray: &Ray<T, D>, _radius: T, _max_distance: T) -> Option<Hit<T, D>> {
-        None
+    /// See [`Cast::cast_sphere`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ellipse, Ray};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let e = Ellipse::new(Point2::origin(), Vector2::new(4.0, 1.0))?;
+    /// let hit = e.cast_sphere(&Ray::new(Point2::new(0.0, 10.0), -Vector2::y())?, 2.0, 20.0).unwrap();
+    /// assert_eq!((hit.distance, hit.point), (7.0, Point2::new(0.0, 1.0)));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
+        cast::cast_sphere(self, ray, radius, max_distance)
     }
 
     /// See [`Cast::ray_span`].
@@ -380,8 +441,20 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
         cast::ray_span(self, ray)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn sphere_span(&self, _ray: &Ray<T, D>, _radius: T) -> Option<Span<T>> {
-        None
+    /// See [`Cast::sphere_span`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ellipsoid, Ray};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let e = Ellipsoid::new(Point3::origin(), Vector3::new(3.0, 2.0, 1.0))?;
+    /// let span = e.sphere_span(&Ray::new(Point3::new(-10.0, 0.0, 0.0), Vector3::x())?, 0.5).unwrap();
+    /// assert_eq!((span.enter, span.exit), (6.5, 13.5));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
+        cast::sphere_span(self, ray, radius)
     }
 }

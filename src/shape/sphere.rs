@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Crossing, LineQuery};
+use crate::cast::{self, Crossing, LineQuery, SweepQuery};
 use crate::core::quadratic::{LineBall, Offset, line_ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
@@ -155,6 +155,42 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     }
 }
 
+impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
+    type Contact = (LineBall<D>, SVector<f64, D>);
+
+    /// A ball of radius `ρ` touches this one where its centre is within `r + ρ` of the centre:
+    /// the line against the ball of the summed radius.
+    #[inline]
+    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+        let n = ray.working_dir();
+        let reach = self.radius.to_wide() + radius;
+        let x = line_ball(&self.offset(ray.origin()), &n, reach)?;
+        Some(Crossing {
+            enter: x.near,
+            exit: x.far,
+            inside: x.inside,
+            entry: (x, n),
+        })
+    }
+
+    /// The contact lies on the line of centres, at `r / (r + ρ)` of the way from this centre.
+    #[inline]
+    fn sweep_contact(
+        &self,
+        _ray: &Ray<T, D>,
+        radius: f64,
+        crossing: &Crossing<Self::Contact>,
+    ) -> (SVector<f64, D>, SVector<f64, D>) {
+        let (x, n) = &crossing.entry;
+        let centres = x.entry_offset(n);
+        let r = self.radius.to_wide();
+        (
+            widen(&self.center.coords) + centres * (r / (r + radius)),
+            centres,
+        )
+    }
+}
+
 impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// See [`Cast::cast_ray`].
     ///
@@ -175,9 +211,23 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
         cast::cast_ray(self, ray, max_distance)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn cast_sphere(&self, _ray: &Ray<T, D>, _radius: T, _max_distance: T) -> Option<Hit<T, D>> {
-        None
+    /// See [`Cast::cast_sphere`]: the ray against the sphere of radius `self.radius() + radius`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let target = Sphere::new(Point3::new(10.0, 0.0, 0.0), 2.0)?;
+    /// let ray = Ray::new(Point3::origin(), Vector3::x())?;
+    /// let hit = target.cast_sphere(&ray, 1.0, 100.0).unwrap();
+    /// assert_eq!(hit.distance, 7.0); // the centres are 3 apart at contact
+    /// assert_eq!(hit.point, Point3::new(8.0, 0.0, 0.0)); // on the target's surface
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
+        cast::cast_sphere(self, ray, radius, max_distance)
     }
 
     /// See [`Cast::ray_span`].
@@ -197,8 +247,20 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
         cast::ray_span(self, ray)
     }
 
-    /// Not yet available: always `None` (sphere casts come in the next release).
-    fn sphere_span(&self, _ray: &Ray<T, D>, _radius: T) -> Option<Span<T>> {
-        None
+    /// See [`Cast::sphere_span`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Circle, Ray};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let target = Circle::new(Point2::origin(), 2.0)?;
+    /// let span = target.sphere_span(&Ray::new(Point2::new(-10.0, 0.0), Vector2::x())?, 1.0).unwrap();
+    /// assert_eq!((span.enter, span.exit), (7.0, 13.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
+        cast::sphere_span(self, ray, radius)
     }
 }

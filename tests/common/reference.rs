@@ -120,7 +120,8 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
         Target::Ellipsoid { rotation, .. } => {
             let center = &rest[..d];
             let axes: Vec<Big> = rest[d..2 * d].iter().map(|a| a * &grow).collect();
-            let m = rotation.as_ref().map(|_| &rest[2 * d..]);
+            let polar = rotation.as_ref().map(|_| polar_factor(&rest[2 * d..], d));
+            let m = polar.as_deref();
             // Local coordinates: diag(1/a) · Rᵀ · v.
             let local = |v: &[Big]| -> Vec<Big> {
                 (0..d)
@@ -189,6 +190,38 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
         inside,
         point,
     })
+}
+
+/// The orthonormal polar factor of a row-major `d × d` matrix near orthonormal: Newton-Schulz
+/// steps `X ← X (3I − XᵀX) / 2` until the deviation is below the working precision (each step
+/// squares it; five take `2·10⁻⁶`, the most the constructor accepts, below `10⁻¹⁸⁰`).
+pub fn polar_factor(m: &[Big], d: usize) -> Vec<Big> {
+    let mut x = m.to_vec();
+    for _ in 0..5 {
+        let mut gram = vec![big(0.0); d * d];
+        for i in 0..d {
+            for j in 0..d {
+                gram[i * d + j] =
+                    (0..d).fold(big(0.0), |acc, k| acc + &x[k * d + i] * &x[k * d + j]);
+            }
+        }
+        let step: Vec<Big> = (0..d * d)
+            .map(|k| {
+                if k % (d + 1) == 0 {
+                    big(3.0) - &gram[k]
+                } else {
+                    -&gram[k]
+                }
+            })
+            .collect();
+        x = (0..d * d)
+            .map(|k| {
+                let (i, j) = (k / d, k % d);
+                (0..d).fold(big(0.0), |acc, l| acc + &x[i * d + l] * &step[l * d + j]) * big(0.5)
+            })
+            .collect();
+    }
+    x
 }
 
 /// `|a − b|` as f64, with `a` a float result and `b` exact.
