@@ -60,6 +60,20 @@ fn main() -> Result<(), Error> {
     );
     show_span("its line through the box", crate_box.ray_span(&inside));
 
+    let level_with_edge = Ray::new(Point3::new(-20.0, 1.5, 12.5), Vector3::x())?;
+    show(
+        "ball of radius 1 passing the box's corner",
+        crate_box.cast_sphere(&level_with_edge, 1.0, 100.0),
+    );
+    show(
+        "ball of radius 0.6 through the corner gap",
+        crate_box.cast_sphere(&level_with_edge, 0.6, 100.0),
+    );
+    show(
+        "ball of radius 0.5 onto the ellipsoid",
+        shield.cast_sphere(&segment, 0.5, length),
+    );
+
     let along_face = Ray::new(Point3::new(-20.0, 1.0, 10.0), Vector3::x())?;
     show(
         "ray along the box's top face",

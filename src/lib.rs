@@ -25,13 +25,18 @@
 //! | what does this ray (or segment `A → B`) hit first, where, with which normal? | [`Cast::cast_ray`] (with [`Ray::between`] for a segment) |
 //! | where does the line enter and leave the solid; what is the path length through it? | [`Cast::ray_span`], [`Span::length`] |
 //! | the same for many rays | [`Cast::cast_rays`] |
+//! | where does a moving ball first touch the solid (contact point and normal on the solid)? | [`Cast::cast_sphere`] |
+//! | over which travel of its centre does a moving ball touch the solid? | [`Cast::sphere_span`] |
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
 //!
 //! # Semantics at the edges
 //!
 //! - Solids are closed: a tangent ray, a ray exactly along a box face, or one starting on the
 //!   surface, touches the solid.
-//! - A ray whose origin is in the solid hits at distance 0, at its origin, with normal `-dir`.
+//! - A ray whose origin is in the solid (or a ball that already touches it) hits at distance 0,
+//!   at the ray's origin, with normal `-dir`.
+//! - A sphere cast with radius 0 is exactly the ray cast; a negative, NaN or infinite radius gives
+//!   `None`.
 //! - `max_distance` is inclusive and may be `+∞`; a NaN or negative one gives `None`.
 //! - Spans cover the whole line, so `enter` is negative when the entry is behind the origin.
 //! - Constructors return an [`Error`] naming the offending value; casts never panic and never

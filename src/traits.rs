@@ -61,8 +61,9 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     ///
     /// `distance` is the centre's travel, `point` the contact point on the solid's surface and
     /// `normal` the solid's outward normal there. A ball touching the solid at the start gives
-    /// distance 0, the origin as point and `-dir` as normal. A NaN or negative `radius` or
-    /// `max_distance` gives `None`; `radius == 0` is exactly [`Cast::cast_ray`].
+    /// distance 0, the origin as point and `-dir` as normal. A NaN, negative or infinite `radius`,
+    /// or a NaN or negative `max_distance`, gives `None`; `radius == 0` is exactly
+    /// [`Cast::cast_ray`], bit for bit.
     fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>>;
 
     /// The distances, over the whole infinite line through `ray`, where the line is in the solid;
@@ -70,7 +71,8 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>>;
 
     /// The distances, over the whole line, where a ball of `radius` centred on the line touches
-    /// the solid; `None` where it never does, or for a NaN or negative `radius`.
+    /// the solid; `None` where it never does, or for a NaN, negative or infinite `radius`.
+    /// `exit - enter` is the length of the swept chord.
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>>;
 
     /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every `i`, bit for bit.

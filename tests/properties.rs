@@ -14,9 +14,13 @@ use raysweep::nalgebra::Point;
 const TESTS: u64 = 1000;
 
 fn check(property: fn(u64) -> TestResult) {
+    check_n(property, TESTS);
+}
+
+fn check_n(property: fn(u64) -> TestResult, tests: u64) {
     QuickCheck::new()
         .rng(Gen::from_size_and_seed(100, 0x7a95_5eed))
-        .tests(TESTS)
+        .tests(tests)
         .quickcheck(property);
 }
 
@@ -216,6 +220,85 @@ fn widths_agree<const D: usize>(seed: u64) -> TestResult {
     )
 }
 
+/// Fewer cases for the properties that solve the reference at several points per case.
+const REFERENCE_TESTS: u64 = 150;
+
+/// A scene of [`scene`] with a moving ball whose radius (from the seed) is 0.05 to 2 times the
+/// target's size.
+fn sweep_scene<T: Width, const D: usize>(seed: u64) -> Case {
+    let case = scene::<T, D>(seed);
+    let ball = T::fit(0.05 + 1.95 * ((seed >> 16) % 1000) as f64 / 1000.0);
+    Case { ball, ..case }
+}
+
+/// The contact point of a sphere cast is on the target (a few ulps along the normal leave it, a
+/// few against enter it) and a ball radius from the centre at contact.
+fn sweep_contact_on_surface<T: Width, const D: usize>(seed: u64) -> TestResult {
+    let case = sweep_scene::<T, D>(seed);
+    let Some(hit) = ours::<T, D>(&case).hit else {
+        return TestResult::discard();
+    };
+    if hit.distance == T::zero() {
+        return TestResult::discard();
+    }
+    let built = Built::<T, D>::new(&case.target);
+    let size = hit
+        .point
+        .iter()
+        .fold(1.0f64, |m, x| m.max(x.to_wide().abs()));
+    let step = T::from_wide(4.0 * T::ulp(size));
+    let normal = hit.normal.into_inner();
+    let on_surface = !built.shape().contains(&(hit.point + normal * step))
+        && built.shape().contains(&(hit.point - normal * step));
+    // The centre at contact, formed in f64: its error is the distance's, at most a few ulps.
+    let d = hit.distance.to_wide();
+    let reach = (0..D)
+        .map(|i| (case.origin[i] + d * case.dir[i] - hit.point[i].to_wide()).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let at_radius = (reach - case.ball).abs() <= 8.0 * (T::ulp(d) + T::ulp(size));
+    TestResult::from_bool(on_surface && at_radius)
+}
+
+/// Before the first contact the ball is clear of the target: at sixteen earlier centres the
+/// independent reference finds no overlap. Rays aimed at the target's middle, so that the samples
+/// keep clear of tangency.
+fn sweep_clear_before_contact<T: Width, const D: usize>(seed: u64) -> TestResult {
+    let case = sweep_scene::<T, D>(seed);
+    if crossing(&case, Change::Grow { factor: -0.5 }).is_none() {
+        return TestResult::discard();
+    }
+    let Some(hit) = ours::<T, D>(&case).hit else {
+        return TestResult::discard();
+    };
+    if hit.distance == T::zero() {
+        return TestResult::discard();
+    }
+    let ray = ray::<T, D>(&case);
+    let d = hit.distance.to_wide();
+    TestResult::from_bool((0..16).all(|k| {
+        let centre = ray.at(T::from_wide(d * k as f64 / 16.0));
+        let at = Case {
+            origin: centre.iter().map(|x| x.to_wide()).collect(),
+            ..case.clone()
+        };
+        crossing(&at, Change::None).is_none_or(|c| !c.inside)
+    }))
+}
+
+/// A sphere cast with radius 0 is `cast_ray`, bit for bit, and its span is `ray_span`.
+fn zero_radius_is_a_ray<T: Width, const D: usize>(seed: u64) -> TestResult {
+    let case = scene::<T, D>(seed);
+    let built = Built::<T, D>::new(&case.target);
+    let ray = ray::<T, D>(&case);
+    let max = T::from_wide(case.max_distance);
+    let shape = built.shape();
+    TestResult::from_bool(
+        bits(&shape.cast_sphere(&ray, T::zero(), max)) == bits(&shape.cast_ray(&ray, max))
+            && shape.sphere_span(&ray, T::zero()) == shape.ray_span(&ray),
+    )
+}
+
 macro_rules! in_all_widths_and_dimensions {
     ($($name:ident => $property:ident),* $(,)?) => {$(
         #[test]
@@ -233,6 +316,16 @@ in_all_widths_and_dimensions! {
     the_hit_point_lies_on_the_surface => hit_point_on_surface,
     no_point_before_the_hit_is_inside => clear_before_hit,
     cast_rays_equals_cast_ray_bit_for_bit => batch_equals_single,
+    sphere_cast_contact_is_on_the_target_at_the_radius => sweep_contact_on_surface,
+    sphere_cast_with_radius_zero_is_cast_ray => zero_radius_is_a_ray,
+}
+
+#[test]
+fn sphere_cast_ball_is_clear_before_contact() {
+    check_n(sweep_clear_before_contact::<f32, 2>, REFERENCE_TESTS);
+    check_n(sweep_clear_before_contact::<f32, 3>, REFERENCE_TESTS);
+    check_n(sweep_clear_before_contact::<f64, 2>, REFERENCE_TESTS);
+    check_n(sweep_clear_before_contact::<f64, 3>, REFERENCE_TESTS);
 }
 
 #[test]

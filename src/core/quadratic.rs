@@ -125,6 +125,49 @@ fn power_scaled<const D: usize>(f: &Offset<D>, r: f64) -> f64 {
     acc.value()
 }
 
+/// Where the line `f + s·n` passes closest to the origin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Approach<const D: usize> {
+    /// The perpendicular offset `f − (f·n / n·n)·n`: the closest point.
+    pub(crate) perp: SVector<f64, D>,
+    /// The parameter `s` of the closest point, `−(f·n)/(n·n)`, as an unevaluated pair.
+    pub(crate) foot: (f64, f64),
+    /// `f·n̂`: the distance along the line from the closest point back to `f`.
+    pub(crate) along: f64,
+    /// `|n|`.
+    pub(crate) len: f64,
+}
+
+/// The closest approach of the line `f + s·n` (any non-zero `n`) to the origin, in twice the
+/// working precision: `f·n` and `n·n` are Dot2 pairs and the foot of the perpendicular is a
+/// pair too, so that `f − (f·n / n·n)·n` keeps its low bits even when `|f|` is many times the
+/// result.
+#[inline]
+pub(crate) fn closest_approach<const D: usize>(f: &Offset<D>, n: &SVector<f64, D>) -> Approach<D> {
+    let mut b = Dot2::new();
+    let mut a = Dot2::new();
+    for i in 0..D {
+        b.add(f.hi[i], n[i]);
+        b.add(f.lo[i], n[i]);
+        a.add(n[i], n[i]);
+    }
+    let (b_hi, b_lo) = b.pair();
+    let (a_hi, a_lo) = a.pair();
+    let (foot_hi, foot_lo) = div_pair(b_hi, b_lo - b_hi / a_hi * a_lo, a_hi);
+    let mut perp = SVector::zeros();
+    for i in 0..D {
+        let (m, m_err) = two_product(foot_hi, n[i]);
+        perp[i] = (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i]);
+    }
+    let len = a_hi.sqrt();
+    Approach {
+        perp,
+        foot: (-foot_hi, -foot_lo),
+        along: (b_hi + b_lo) / len,
+        len,
+    }
+}
+
 /// Where a line crosses a closed ball.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LineBall<const D: usize> {
@@ -168,24 +211,9 @@ pub(crate) fn line_ball<const D: usize>(
     let dir_scale = Scale::of(&Offset::from_vector(*n), 0.0);
     let n = n * dir_scale.down;
 
-    // b = f·n and a = n·n in twice the working precision, then the foot of the perpendicular at
-    // parameter −b/a (also in twice the precision), so that p = f − (b/a)·n keeps its low bits
-    // even when |f| is many times |p|.
-    let mut b = Dot2::new();
-    let mut a = Dot2::new();
-    for i in 0..D {
-        b.add(f.hi[i], n[i]);
-        b.add(f.lo[i], n[i]);
-        a.add(n[i], n[i]);
-    }
-    let (b_hi, b_lo) = b.pair();
-    let (a_hi, a_lo) = a.pair();
-    let (foot_hi, foot_lo) = div_pair(b_hi, b_lo - b_hi / a_hi * a_lo, a_hi);
-    let mut perp = SVector::zeros();
-    for i in 0..D {
-        let (m, m_err) = two_product(foot_hi, n[i]);
-        perp[i] = (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i]);
-    }
+    let Approach {
+        perp, along, len, ..
+    } = closest_approach(&f, &n);
 
     let c = power_scaled(&f, r);
     let inside = c <= 0.0;
@@ -203,9 +231,6 @@ pub(crate) fn line_ball<const D: usize>(
         disc = 0.0;
     }
     let half_chord = disc.sqrt();
-    let len = a_hi.sqrt();
-    // f·n̂, the signed distance from the origin to the foot of the perpendicular, negated.
-    let along = (b_hi + b_lo) / len;
     let q = -(along + half_chord.copysign(along));
     let (near, far) = if q == 0.0 {
         (0.0, 0.0)

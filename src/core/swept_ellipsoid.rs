@@ -125,6 +125,16 @@ pub(crate) fn first_touch<const D: usize>(
         }
         let next = t - gap / slope;
         if next - t <= 2.0 * f64::EPSILON * next.abs().max(r) {
+            // Converged: the contact at the final parameter.
+            let p = o + n * next;
+            let closest = if contains(&p, a) {
+                Closest {
+                    point: p,
+                    offset: SVector::zeros(),
+                }
+            } else {
+                closest_outside(&p, a)
+            };
             return Some(Touch { t: next, closest });
         }
         t = next;

@@ -4,7 +4,7 @@ use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Crossing, LineQuery, SweepQuery};
 use crate::core::exact::{Dot2, div_pair};
-use crate::core::quadratic::{LineBall, Offset, line_ball};
+use crate::core::quadratic::{LineBall, Offset, closest_approach, line_ball};
 use crate::core::swept_box::grown_box;
 use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
 use crate::error::{Error, check_finite};
@@ -357,20 +357,24 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
 
     /// In the local frame `Qᵀ(x − c)` (an isometry), by the monotone Newton iteration of
     /// `src/core/swept_ellipsoid.rs`, started where the line enters the box `[−(a + r), a + r]`.
+    /// Distances are measured from the line's closest approach to the centre, formed in twice the
+    /// working precision, so that a far origin costs no precision near the ellipsoid.
     #[inline]
     fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
         let local = self.in_local_frame(ray.origin());
-        let o = local.hi() + local.lo();
         let n = self.in_local_axes(&ray.working_dir());
         let a = widen(&self.semi_axes);
-        let grown = grown_box(&o, &n, &-a, &a, radius)?;
-        let enter = first_touch(&o, &n, &a, radius, grown.enter)?;
-        let exit = first_touch(&o, &-n, &a, radius, -grown.exit).map_or(enter.t, |x| -x.t);
+        let approach = closest_approach(&local, &n);
+        let (m, (foot, foot_lo)) = (approach.perp, approach.foot);
+        let grown = grown_box(&m, &n, &-a, &a, radius)?;
+        let enter = first_touch(&m, &n, &a, radius, grown.enter)?;
+        let exit = first_touch(&m, &-n, &a, radius, -grown.exit).map_or(enter.t, |x| -x.t);
+        let o = local.hi() + local.lo();
         let inside = contains(&o, &a)
             || unit_and_length(&closest_outside(&o, &a).offset).is_none_or(|(_, d)| d <= radius);
         Some(Crossing {
-            enter: enter.t,
-            exit: exit.max(enter.t),
+            enter: foot + (foot_lo + enter.t),
+            exit: foot + (foot_lo + exit.max(enter.t)),
             inside,
             entry: enter.closest,
         })

@@ -4,6 +4,7 @@
 
 pub mod reference;
 pub mod scenes;
+pub mod sweep;
 
 use raysweep::nalgebra::{Point, Rotation, SMatrix, SVector};
 use raysweep::{Aabb, Cast, Ellipsoid, Hit, Ray, Real, Span, Sphere};
@@ -88,6 +89,8 @@ pub struct Case {
     /// The unit direction `Ray::new` stores for `raw_dir`: the ray's actual input.
     pub dir: Vec<f64>,
     pub max_distance: f64,
+    /// The radius of the moving ball: 0 for a ray cast.
+    pub ball: f64,
 }
 
 pub fn point<T: Width, const D: usize>(v: &[f64]) -> Point<T, D> {
@@ -158,13 +161,23 @@ pub struct Ours<T: Width, const D: usize> {
     pub span: Option<Span<T>>,
 }
 
+/// What raysweep answers for a case: `cast_ray` and `ray_span`, or `cast_sphere` and
+/// `sphere_span` when the case moves a ball.
 pub fn ours<T: Width, const D: usize>(case: &Case) -> Ours<T, D> {
     let built = Built::<T, D>::new(&case.target);
+    let shape = built.shape();
     let ray = ray::<T, D>(case);
-    Ours {
-        hit: built
-            .shape()
-            .cast_ray(&ray, T::from_wide(case.max_distance)),
-        span: built.shape().ray_span(&ray),
+    let max = T::from_wide(case.max_distance);
+    if case.ball == 0.0 {
+        Ours {
+            hit: shape.cast_ray(&ray, max),
+            span: shape.ray_span(&ray),
+        }
+    } else {
+        let ball = T::from_wide(case.ball);
+        Ours {
+            hit: shape.cast_sphere(&ray, ball, max),
+            span: shape.sphere_span(&ray, ball),
+        }
     }
 }

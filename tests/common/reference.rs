@@ -1,18 +1,19 @@
-//! The exact answer to a query, for the given float inputs, computed with 400-bit binary floats
+//! The exact answer to a query, for the given float inputs, computed with 256-bit binary floats
 //! (dashu-float). The formulas are the plain textbook ones: with this much precision their
 //! cancellations cost nothing, and they share no code or evaluation order with raysweep's cores.
 
 use dashu_float::FBig;
 use dashu_float::round::mode::HalfEven;
 
+use super::sweep::{Hint, box_sweep, ellipsoid_sweep};
 use super::{Case, Target};
 
 pub type Big = FBig<HalfEven, 2>;
 
-/// Working precision in bits. The test scenes span at most about 2^200 between their smallest
-/// and largest quantities, squares included, so every sum below is exact or rounded far beyond
-/// what an f64 can resolve.
-pub const PRECISION: usize = 400;
+/// Working precision in bits. The worst cancellation in the test scenes (an origin an ulp outside
+/// a sphere 10^12 across) loses about 110 bits, which leaves over 140 bits beyond what an f64
+/// can resolve.
+pub const PRECISION: usize = 256;
 
 pub fn big(x: f64) -> Big {
     Big::try_from(x)
@@ -32,8 +33,13 @@ pub struct Crossing {
     pub exit: Big,
     /// Whether the origin is in the closed solid.
     pub inside: bool,
-    /// The point at `enter`.
+    /// The contact point at `enter`: on the target's surface (for a ray, the ray's point).
     pub point: Vec<Big>,
+    /// False where the reference could not resolve the values to its working precision (a swept
+    /// contact at tangency): only hit or miss is known then.
+    pub exact: bool,
+    /// A starting point for solving a slightly changed case (ellipsoid sweeps).
+    pub hint: Option<Hint>,
 }
 
 /// How to alter a case before solving it: nothing, one input nudged, or the target grown.
@@ -46,13 +52,14 @@ pub enum Change {
         delta: f64,
     },
     /// Scale the target's size by `1 + factor` (radius, semi-axes, box half extents) about its
-    /// centre.
+    /// centre, and the moving ball's radius with it.
     Grow {
         factor: f64,
     },
 }
 
-/// The case's inputs, flattened: origin, direction, then the target's numbers.
+/// The case's inputs, flattened: origin, direction, the target's numbers, then the moving ball's
+/// radius for a sphere cast.
 pub fn inputs(case: &Case) -> Vec<f64> {
     let mut v: Vec<f64> = case.origin.iter().chain(&case.dir).copied().collect();
     match &case.target {
@@ -76,6 +83,9 @@ pub fn inputs(case: &Case) -> Vec<f64> {
             v.extend(max);
         }
     }
+    if case.ball > 0.0 {
+        v.push(case.ball);
+    }
     v
 }
 
@@ -89,6 +99,11 @@ fn sub(a: &[Big], b: &[Big]) -> Vec<Big> {
 
 /// Solves the case after `change`; `None` where the line misses the target.
 pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
+    crossing_near(case, change, None)
+}
+
+/// [`crossing`], starting any iteration from the solution of a nearby case.
+pub fn crossing_near(case: &Case, change: Change, hint: Option<Hint>) -> Option<Crossing> {
     let d = case.origin.len();
     let mut x: Vec<Big> = inputs(case).into_iter().map(big).collect();
     if let Change::Nudge { index, delta } = change {
@@ -103,11 +118,18 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
     let norm = dot(raw_dir, raw_dir).sqrt();
     let dir: Vec<Big> = raw_dir.iter().map(|v| v / &norm).collect();
     let rest = &x[2 * d..];
+    let ball = (case.ball > 0.0).then(|| &x[x.len() - 1] * &grow);
+    let mut contact: Option<Vec<Big>> = None;
+    let mut exact = true;
 
     let (enter, exit, inside) = match &case.target {
         Target::Sphere { .. } => {
             let f = sub(&origin, &rest[..d]);
-            let r = &rest[d] * &grow;
+            let own = &rest[d] * &grow;
+            let r = match &ball {
+                Some(b) => &own + b,
+                None => own.clone(),
+            };
             let b = dot(&f, &dir);
             let c = dot(&f, &f) - &r * &r;
             let disc = &b * &b - &c;
@@ -115,7 +137,17 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
                 return None;
             }
             let s = disc.sqrt();
-            (-&b - &s, -&b + &s, c <= big(0.0))
+            let enter = -&b - &s;
+            if ball.is_some() {
+                // The contact divides the line of centres in the ratio of the radii.
+                let share = &own / &r;
+                contact = Some(
+                    (0..d)
+                        .map(|i| &rest[i] + (&f[i] + &enter * &dir[i]) * &share)
+                        .collect(),
+                );
+            }
+            (enter, -&b + &s, c <= big(0.0))
         }
         Target::Ellipsoid { rotation, .. } => {
             let center = &rest[..d];
@@ -134,6 +166,42 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
                     })
                     .collect()
             };
+            if let Some(ball) = &ball {
+                // In the unscaled local frame Qᵀ(x − c), an isometry.
+                let turn = |v: &[Big]| -> Vec<Big> {
+                    (0..d)
+                        .map(|i| match m {
+                            None => v[i].clone(),
+                            Some(m) => (0..d).fold(big(0.0), |acc, j| acc + &m[j * d + i] * &v[j]),
+                        })
+                        .collect()
+                };
+                let swept =
+                    ellipsoid_sweep(&turn(&sub(&origin, center)), &turn(&dir), &axes, ball, hint)?;
+                let local_contact = swept.contact.expect("an ellipsoid sweep gives its contact");
+                contact = Some(
+                    (0..d)
+                        .map(|i| {
+                            let along = match m {
+                                None => local_contact[i].clone(),
+                                Some(m) => (0..d).fold(big(0.0), |acc, j| {
+                                    acc + &m[i * d + j] * &local_contact[j]
+                                }),
+                            };
+                            &center[i] + along
+                        })
+                        .collect(),
+                );
+                exact = swept.exact;
+                return Some(Crossing {
+                    enter: swept.enter,
+                    exit: swept.exit,
+                    inside: swept.inside,
+                    point: contact.expect("set above"),
+                    exact,
+                    hint: swept.hint,
+                });
+            }
             let f = local(&sub(&origin, center));
             let n = local(&dir);
             let qa = dot(&n, &n);
@@ -149,6 +217,37 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
         Target::Box { .. } => {
             let half = big(0.5);
             let (min, max) = (&rest[..d], &rest[d..2 * d]);
+            if let Some(ball) = &ball {
+                let scaled = |k: usize| -> (Big, Big) {
+                    let centre = (&min[k] + &max[k]) * &half;
+                    let h = (&max[k] - &min[k]) * &half * &grow;
+                    (&centre - &h, &centre + &h)
+                };
+                let (lo, hi): (Vec<Big>, Vec<Big>) = (0..d).map(scaled).unzip();
+                let swept = box_sweep(&origin, &dir, &lo, &hi, ball)?;
+                let centre: Vec<Big> = (0..d)
+                    .map(|i| &origin[i] + &swept.enter * &dir[i])
+                    .collect();
+                let point = (0..d)
+                    .map(|i| {
+                        if centre[i] < lo[i] {
+                            lo[i].clone()
+                        } else if centre[i] > hi[i] {
+                            hi[i].clone()
+                        } else {
+                            centre[i].clone()
+                        }
+                    })
+                    .collect();
+                return Some(Crossing {
+                    enter: swept.enter,
+                    exit: swept.exit,
+                    inside: swept.inside,
+                    point,
+                    exact: swept.exact,
+                    hint: None,
+                });
+            }
             let mut enter: Option<Big> = None;
             let mut exit: Option<Big> = None;
             let mut inside = true;
@@ -183,18 +282,21 @@ pub fn crossing(case: &Case, change: Change) -> Option<Crossing> {
             (enter, exit, inside)
         }
     };
-    let point = (0..d).map(|i| &origin[i] + &enter * &dir[i]).collect();
+    let point = contact.unwrap_or_else(|| (0..d).map(|i| &origin[i] + &enter * &dir[i]).collect());
     Some(Crossing {
         enter,
         exit,
         inside,
         point,
+        exact,
+        hint: None,
     })
 }
 
 /// The orthonormal polar factor of a row-major `d × d` matrix near orthonormal: Newton-Schulz
 /// steps `X ← X (3I − XᵀX) / 2` until the deviation is below the working precision (each step
-/// squares it; five take `2·10⁻⁶`, the most the constructor accepts, below `10⁻¹⁸⁰`).
+/// squares it; five take `2·10⁻⁶`, the most the constructor accepts, below `10⁻¹⁸⁰`, the
+/// working precision).
 pub fn polar_factor(m: &[Big], d: usize) -> Vec<Big> {
     let mut x = m.to_vec();
     for _ in 0..5 {

@@ -118,6 +118,7 @@ pub fn with_dir<T: Width, const D: usize>(
         raw_dir,
         origin,
         max_distance: T::fit(max),
+        ball: 0.0,
     }
 }
 
