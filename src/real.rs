@@ -30,18 +30,42 @@ mod sealed {
 /// ```
 pub trait Real: RealField + Copy + sealed::Sealed {
     /// The width's machine epsilon (the gap between 1 and the next value), as `f64`.
+    ///
+    /// ```
+    /// assert_eq!(<f32 as raysweep::Real>::EPSILON_WIDE, f32::EPSILON as f64);
+    /// ```
     const EPSILON_WIDE: f64;
     /// Whether a stored unit direction must be normalised again in `f64` before use: an `f32`
     /// unit vector is unit only to within `2^-24`, which would cost a whole ulp of distance.
+    ///
+    /// ```
+    /// assert!(<f32 as raysweep::Real>::RENORMALISE_DIRECTION);
+    /// ```
     const RENORMALISE_DIRECTION: bool;
 
     /// This value as `f64` (exact).
+    ///
+    /// ```
+    /// assert_eq!(raysweep::Real::to_wide(0.5f32), 0.5);
+    /// ```
     fn to_wide(self) -> f64;
     /// The value of this width nearest to `x` (ties to even).
+    ///
+    /// ```
+    /// assert_eq!(<f32 as raysweep::Real>::from_wide(0.1), 0.1f32);
+    /// ```
     fn from_wide(x: f64) -> Self;
     /// The largest value of this width that is `<= x`.
+    ///
+    /// ```
+    /// assert_eq!(<f32 as raysweep::Real>::from_wide_down(0.1), 0.1f32.next_down());
+    /// ```
     fn from_wide_down(x: f64) -> Self;
     /// The smallest value of this width that is `>= x`.
+    ///
+    /// ```
+    /// assert_eq!(<f32 as raysweep::Real>::from_wide_up(0.1), 0.1f32);
+    /// ```
     fn from_wide_up(x: f64) -> Self;
 }
 

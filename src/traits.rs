@@ -23,9 +23,33 @@ use crate::shape::Aabb;
 pub trait Shape<T: Real, const D: usize = 3> {
     /// The smallest box of this width that contains the solid (for an oriented ellipsoid, within
     /// a few ulps of it: its extents are irrational).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Ellipsoid, Shape};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let e = Ellipsoid::new(Point2::new(1.0, 1.0), Vector2::new(2.0, 0.5))?;
+    /// let b = e.aabb();
+    /// assert_eq!((*b.min(), *b.max()), (Point2::new(-1.0, 0.5), Point2::new(3.0, 1.5)));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn aabb(&self) -> Aabb<T, D>;
 
     /// Whether `p` lies in the closed solid (the surface counts).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Aabb, Shape};
+    /// use raysweep::nalgebra::Point3;
+    ///
+    /// let b = Aabb::new(Point3::origin(), Point3::new(1.0f32, 1.0, 1.0))?;
+    /// assert!(b.contains(&Point3::new(1.0, 0.5, 0.0)));
+    /// assert!(!b.contains(&Point3::new(1.0f32.next_up(), 0.5, 0.0)));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn contains(&self, p: &Point<T, D>) -> bool;
 }
 
@@ -54,6 +78,21 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     ///
     /// If the origin lies in the closed solid the hit is at distance 0, at the origin, with normal
     /// `-dir`. A NaN or negative `max_distance` gives `None`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let ball = Sphere::new(Point3::origin(), 1.0)?;
+    /// let inside = Ray::new(Point3::new(0.5, 0.0, 0.0), Vector3::y())?;
+    /// let hit = ball.cast_ray(&inside, 10.0).unwrap();
+    /// assert_eq!((hit.distance, hit.point), (0.0, Point3::new(0.5, 0.0, 0.0)));
+    /// assert_eq!(hit.normal.into_inner(), -Vector3::y());
+    /// assert_eq!(ball.cast_ray(&inside, f64::NAN), None);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>>;
 
     /// The first contact of a ball of `radius`, its centre moving along `ray`, with the solid,
@@ -64,15 +103,55 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     /// distance 0, the origin as point and `-dir` as normal. A NaN, negative or infinite `radius`,
     /// or a NaN or negative `max_distance`, gives `None`; `radius == 0` is exactly
     /// [`Cast::cast_ray`], bit for bit.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Rect};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let r = Rect::new(Point2::new(0.0, 0.0), Point2::new(2.0, 2.0))?;
+    /// let ray = Ray::new(Point2::new(-5.0, 1.0), Vector2::x())?;
+    /// let hit = r.cast_sphere(&ray, 0.5, 10.0).unwrap();
+    /// assert_eq!((hit.distance, hit.point), (4.5, Point2::new(0.0, 1.0)));
+    /// assert_eq!(r.cast_sphere(&ray, 0.0, 10.0), r.cast_ray(&ray, 10.0));
+    /// assert_eq!(r.cast_sphere(&ray, -1.0, 10.0), None);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>>;
 
     /// The distances, over the whole infinite line through `ray`, where the line is in the solid;
     /// `None` where the line misses. `exit - enter` is the chord length through the solid.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// // The line passes behind the origin too: the entry is at a negative distance.
+    /// let c = Sphere::new(Point2::origin(), 5.0)?;
+    /// let span = c.ray_span(&Ray::new(Point2::new(0.0, 3.0), Vector2::x())?).unwrap();
+    /// assert_eq!((span.enter, span.exit, span.length()), (-4.0, 4.0, 8.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>>;
 
     /// The distances, over the whole line, where a ball of `radius` centred on the line touches
     /// the solid; `None` where it never does, or for a NaN, negative or infinite `radius`.
     /// `exit - enter` is the length of the swept chord.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let c = Sphere::new(Point2::origin(), 1.0)?;
+    /// let span = c.sphere_span(&Ray::new(Point2::new(-5.0, 0.0), Vector2::x())?, 1.0).unwrap();
+    /// assert_eq!((span.enter, span.exit), (3.0, 7.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>>;
 
     /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every `i`, bit for bit.
@@ -80,6 +159,23 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     /// # Panics
     ///
     /// If `rays` and `hits` differ in length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Aabb, Cast, Ray};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let b = Aabb::new(Point3::new(1.0, -1.0, -1.0), Point3::new(2.0, 1.0, 1.0))?;
+    /// let rays = [
+    ///     Ray::new(Point3::origin(), Vector3::x())?,
+    ///     Ray::new(Point3::origin(), -Vector3::x())?,
+    /// ];
+    /// let mut hits = [None; 2];
+    /// b.cast_rays(&rays, 10.0, &mut hits);
+    /// assert_eq!(hits, [b.cast_ray(&rays[0], 10.0), None]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
         assert_eq!(
             rays.len(),
