@@ -194,13 +194,112 @@ impl<const D: usize> LineBall<D> {
     }
 }
 
+/// When the plain `f64` evaluation of [`line_ball`] is precise enough to be returned.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shortcut {
+    /// Smallest `|C|` and `|disc|` accepted, relative to `|f|² + r²`: below it the plain values
+    /// have cancelled too much (an origin next to the surface, a nearly tangent line).
+    pub(crate) cancel: f64,
+    /// Largest `|f|²` accepted: the plain closest approach loses about `|f|·ε`, which must stay
+    /// small against the contact point the caller builds from it.
+    pub(crate) reach2: f64,
+}
+
+impl Shortcut {
+    /// The shortcut for results rounded to `f32`: 29 guard bits absorb everything but extreme
+    /// cancellation.
+    const NARROW: (f64, f64) = (1.0 / 1048576.0, 16777216.0);
+    /// The shortcut for `f64` results, which keep the plain evaluation within a few ulps.
+    const WIDE: (f64, f64) = (0.25, 2.0);
+
+    /// The shortcut for a result of width `T` whose contact point has a coordinate of magnitude
+    /// at least `point_scale`.
+    #[inline]
+    pub(crate) fn of<T: crate::Real>(point_scale: f64) -> Self {
+        let (cancel, reach) = if T::RENORMALISE_DIRECTION {
+            Self::NARROW
+        } else {
+            Self::WIDE
+        };
+        let limit = reach * point_scale;
+        Shortcut {
+            cancel,
+            reach2: limit * limit,
+        }
+    }
+}
+
+/// The plain `f64` evaluation of [`line_ball`] (the same formulas, without compensation):
+/// `Some(answer)` when [`Shortcut`] accepts it, `None` when the compensated path must decide.
+#[inline]
+fn line_ball_plain<const D: usize>(
+    f: &SVector<f64, D>,
+    n: &SVector<f64, D>,
+    r: f64,
+    shortcut: Shortcut,
+) -> Option<Option<LineBall<D>>> {
+    let a = n.dot(n);
+    let b = f.dot(n);
+    let ff = f.dot(f);
+    let rr = r * r;
+    let c = ff - rr;
+    let scale = ff + rr;
+    let inv_len = 1.0 / a.sqrt();
+    let along = b * inv_len;
+    let perp = f - n * (along * inv_len);
+    let disc = rr - perp.dot(&perp);
+    let margin = shortcut.cancel * scale;
+    // 2^±900 keeps every square and product above clear of underflow and overflow.
+    const LIMITS: (f64, f64) = (1.2e-271, 8.5e270);
+    let accepted = c.abs() >= margin
+        && disc.abs() >= margin
+        && ff <= shortcut.reach2
+        && scale >= LIMITS.0
+        && scale <= LIMITS.1
+        && a >= LIMITS.0
+        && a <= LIMITS.1;
+    if !accepted {
+        return None;
+    }
+    if disc < 0.0 {
+        return Some(None);
+    }
+    let half_chord = disc.sqrt();
+    let q = -(along + half_chord.copysign(along));
+    let other = c / q;
+    Some(Some(LineBall {
+        near: q.min(other),
+        far: q.max(other),
+        inside: c <= 0.0,
+        dir_len: a * inv_len,
+        perp,
+        half_chord,
+    }))
+}
+
 /// The crossing of the line `o + s·n` with the closed ball of radius `r` around `c`, given
 /// `f = o − c`; `None` when the line misses the ball (or when an input is not finite).
 ///
 /// `n` is any non-zero vector; it need not be unit. Distances are Euclidean, along `n̂ = n/|n|`,
 /// in the units of `f` and `r`.
+///
+/// The plain `f64` evaluation is tried first and returned when `shortcut` accepts it (the common
+/// case); otherwise the compensated evaluation below decides.
 #[inline]
 pub(crate) fn line_ball<const D: usize>(
+    f: &Offset<D>,
+    n: &SVector<f64, D>,
+    r: f64,
+    shortcut: Shortcut,
+) -> Option<LineBall<D>> {
+    match line_ball_plain(&f.hi, n, r, shortcut) {
+        Some(answer) => answer,
+        None => line_ball_exact(f, n, r),
+    }
+}
+
+/// [`line_ball`] in twice the working precision where it matters.
+fn line_ball_exact<const D: usize>(
     f: &Offset<D>,
     n: &SVector<f64, D>,
     r: f64,
@@ -258,7 +357,12 @@ mod tests {
 
     fn cross(o: [f64; 3], n: [f64; 3], r: f64) -> Option<LineBall<3>> {
         let f = Offset::between(&Vector3::from(o), &Vector3::zeros());
-        line_ball(&f, &Vector3::from(n).normalize(), r)
+        // No shortcut: the compensated path itself is under test.
+        let never = Shortcut {
+            cancel: f64::INFINITY,
+            reach2: 0.0,
+        };
+        line_ball(&f, &Vector3::from(n).normalize(), r, never)
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use nalgebra::SVector;
 
 use super::exact::{Dot2, two_sum};
-use super::quadratic::{Offset, line_ball};
+use super::quadratic::{Offset, Shortcut, line_ball};
 use super::slab::{LineBox, line_box};
 
 /// Whether a ball of radius `r` centred at `o` touches the closed box: the squared distance,
@@ -74,7 +74,8 @@ pub(crate) fn grown_box<const D: usize>(
 }
 
 /// The first parameter `t ≥ start` at which the ball of radius `r` centred at `o + t·n` touches
-/// the box, given that it does not overlap it before `start`; `None` if it never does.
+/// the box, given that it does not overlap it before `start`; `None` if it never does. The
+/// quadratic core's plain evaluation is taken where `shortcut` accepts it.
 pub(crate) fn first_touch<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
@@ -82,6 +83,7 @@ pub(crate) fn first_touch<const D: usize>(
     max: &SVector<f64, D>,
     r: f64,
     start: f64,
+    shortcut: Shortcut,
 ) -> Option<f64> {
     let mut t = start;
     for _ in 0..=2 * D {
@@ -130,7 +132,7 @@ pub(crate) fn first_touch<const D: usize>(
             if offset.power(r) <= 0.0 {
                 return Some(t);
             }
-        } else if let Some(x) = line_ball(&offset, &dir, r) {
+        } else if let Some(x) = line_ball(&offset, &dir, r, shortcut) {
             // The quadratic's distances run along dir/|dir|; parameters along n are dir_len
             // times smaller.
             let (near, far) = (x.near / x.dir_len, x.far / x.dir_len);
@@ -151,6 +153,12 @@ mod tests {
     use super::*;
     use nalgebra::{Vector2, Vector3};
 
+    /// No shortcut: the compensated core throughout.
+    const EXACT: Shortcut = Shortcut {
+        cancel: f64::INFINITY,
+        reach2: 0.0,
+    };
+
     fn unit_square() -> (Vector2<f64>, Vector2<f64>) {
         (Vector2::new(0.0, 0.0), Vector2::new(1.0, 1.0))
     }
@@ -159,7 +167,7 @@ mod tests {
     fn face_contact_is_at_the_grown_face() {
         let (lo, hi) = unit_square();
         let o = Vector2::new(-5.0, 0.5);
-        let t = first_touch(&o, &Vector2::x(), &lo, &hi, 0.25, -10.0).unwrap();
+        let t = first_touch(&o, &Vector2::x(), &lo, &hi, 0.25, -10.0, EXACT).unwrap();
         assert_eq!(t, 4.75);
     }
 
@@ -172,7 +180,7 @@ mod tests {
         let o = Vector2::new(-0.2, -0.2);
         let r = 0.25;
         assert!(grown_box(&o, &n, &lo, &hi, r).is_some());
-        assert_eq!(first_touch(&o, &n, &lo, &hi, r, -10.0), None);
+        assert_eq!(first_touch(&o, &n, &lo, &hi, r, -10.0, EXACT), None);
     }
 
     #[test]
@@ -181,7 +189,7 @@ mod tests {
         let hi = Vector3::new(1.0, 1.0, 1.0);
         // Along x, passing the corner (1, 1, 1) at a perpendicular distance of 0.6 = 0.8 · r.
         let o = Vector3::new(5.0, 1.0 + 0.36, 1.0 + 0.48);
-        let t = first_touch(&o, &-Vector3::x(), &lo, &hi, 0.75, -10.0).unwrap();
+        let t = first_touch(&o, &-Vector3::x(), &lo, &hi, 0.75, -10.0, EXACT).unwrap();
         // Contact where (x − 1)² + 0.6² = 0.75², i.e. x = 1.45.
         assert!((t - 3.55).abs() < 1e-15);
     }

@@ -3,6 +3,7 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Crossing, LineQuery, SweepQuery};
+use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::error::{Error, check_finite};
@@ -256,9 +257,13 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         let n = ray.working_dir();
         let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
         let grown = grown_box(&o, &n, &min, &max, radius)?;
-        let enter = first_touch(&o, &n, &min, &max, radius, grown.enter)?;
+        // Edge and corner contacts are on the box: their coordinates are at least as large as
+        // the ball's radius allows for the plain evaluation, conservatively.
+        let shortcut = Shortcut::of::<T>(radius);
+        let enter = first_touch(&o, &n, &min, &max, radius, grown.enter, shortcut)?;
         // The last touch is the first touch of the ball moving the other way.
-        let exit = first_touch(&o, &-n, &min, &max, radius, -grown.exit).map_or(enter, |t| -t);
+        let exit =
+            first_touch(&o, &-n, &min, &max, radius, -grown.exit, shortcut).map_or(enter, |t| -t);
         Some(Crossing {
             enter,
             exit: exit.max(enter),

@@ -4,7 +4,7 @@ use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Crossing, LineQuery, SweepQuery};
 use crate::core::exact::{Dot2, div_pair};
-use crate::core::quadratic::{LineBall, Offset, closest_approach, line_ball};
+use crate::core::quadratic::{LineBall, Offset, Shortcut, closest_approach, line_ball};
 use crate::core::swept_box::grown_box;
 use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
 use crate::error::{Error, check_finite};
@@ -324,7 +324,18 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
         let local_dir = self
             .in_local_axes(&dir)
             .component_div(&widen(&self.semi_axes));
-        let ball = line_ball(&self.in_unit_frame(ray.origin()), &local_dir, 1.0)?;
+        // In the unit-ball frame a contact point maps back to a world point with a coordinate of
+        // magnitude at least max(|c|∞ − a_max, a_min/√D), in units of a_max.
+        let a = widen(&self.semi_axes);
+        let (a_min, a_max) = (a.min(), a.max());
+        let centre = widen(&self.center.coords).amax();
+        let scale = ((centre - a_max).max(a_min / (D as f64).sqrt())) / a_max;
+        let ball = line_ball(
+            &self.in_unit_frame(ray.origin()),
+            &local_dir,
+            1.0,
+            Shortcut::of::<T>(scale),
+        )?;
         // A world step of |dir| is a local step of |local_dir|.
         let to_world = dir.norm() / ball.dir_len;
         Some(Crossing {

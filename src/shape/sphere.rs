@@ -3,7 +3,7 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Crossing, LineQuery, SweepQuery};
-use crate::core::quadratic::{LineBall, Offset, line_ball};
+use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -114,6 +114,15 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     fn offset(&self, p: &Point<T, D>) -> Offset<D> {
         Offset::between(&widen(&p.coords), &widen(&self.center.coords))
     }
+
+    /// When the quadratic core may return its plain evaluation: a contact point on this sphere
+    /// has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
+    #[inline]
+    fn shortcut(&self) -> Shortcut {
+        let r = self.radius.to_wide();
+        let centre = widen(&self.center.coords).amax();
+        Shortcut::of::<T>((centre - r).max(r / (D as f64).sqrt()))
+    }
 }
 
 impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
@@ -134,7 +143,12 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     #[inline]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
         let n = ray.working_dir();
-        let x = line_ball(&self.offset(ray.origin()), &n, self.radius.to_wide())?;
+        let x = line_ball(
+            &self.offset(ray.origin()),
+            &n,
+            self.radius.to_wide(),
+            self.shortcut(),
+        )?;
         Some(Crossing {
             enter: x.near,
             exit: x.far,
@@ -164,7 +178,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
     fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
         let n = ray.working_dir();
         let reach = self.radius.to_wide() + radius;
-        let x = line_ball(&self.offset(ray.origin()), &n, reach)?;
+        let x = line_ball(&self.offset(ray.origin()), &n, reach, self.shortcut())?;
         Some(Crossing {
             enter: x.near,
             exit: x.far,

@@ -1,0 +1,271 @@
+//! ns per cast for every shape × {ray cast, sphere cast} × {f32, f64}, side by side with parry
+//! 0.25.3 (the last nalgebra-based release) on identical inputs, and the batch path against a
+//! loop of single casts.
+//!
+//! Every query runs over the same fixed, seeded set of 4096 rays, of which about half hit; the
+//! reported time is per cast (criterion's throughput is 4096 elements per iteration). Run with
+//! `cargo bench --bench casts`; `docs/performance.md` records a run.
+
+use std::hint::black_box;
+
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point3, Rotation3, Unit, Vector3};
+use raysweep::{Aabb, Cast, Ellipsoid, Ray, Real, Sphere};
+
+const RAYS: usize = 4096;
+/// The radius of the ball in sphere casts.
+const BALL: f64 = 0.25;
+
+/// Origins on a sphere of radius 10 around the origin, each aimed at a point within 2.0 of the
+/// centre: about half of the rays hit a unit target.
+fn ray_set() -> Vec<([f64; 3], [f64; 3])> {
+    let mut rng = StdRng::seed_from_u64(0x5eed_cafe);
+    let unit = |rng: &mut StdRng| loop {
+        let v = [
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ];
+        let n2: f64 = v.iter().map(|x| x * x).sum();
+        if n2 > 1e-4 && n2 <= 1.0 {
+            let n = n2.sqrt();
+            return [v[0] / n, v[1] / n, v[2] / n];
+        }
+    };
+    (0..RAYS)
+        .map(|_| {
+            let o = unit(&mut rng).map(|x| x * 10.0);
+            let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7;
+            let aim = unit(&mut rng).map(|x| x * spread);
+            (o, [aim[0] - o[0], aim[1] - o[1], aim[2] - o[2]])
+        })
+        .collect()
+}
+
+/// The width under test, with parry's types for it.
+trait Width: Real {
+    fn of(x: f64) -> Self;
+}
+impl Width for f32 {
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+}
+impl Width for f64 {
+    fn of(x: f64) -> f64 {
+        x
+    }
+}
+
+fn p3<T: Width>(v: [f64; 3]) -> Point3<T> {
+    Point3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
+}
+
+fn v3<T: Width>(v: [f64; 3]) -> Vector3<T> {
+    Vector3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
+}
+
+struct Targets<T: Width> {
+    sphere: Sphere<T>,
+    aabb: Aabb<T>,
+    ellipsoid: Ellipsoid<T>,
+    rays: Vec<Ray<T>>,
+}
+
+fn targets<T: Width>() -> Targets<T> {
+    let rotation =
+        Rotation3::from_axis_angle(&Unit::new_normalize(v3::<T>([1.0, 2.0, 3.0])), T::of(0.7));
+    Targets {
+        sphere: Sphere::new(Point3::origin(), T::of(1.0)).unwrap(),
+        aabb: Aabb::new(p3([-1.0, -1.0, -1.0]), p3([1.0, 1.0, 1.0])).unwrap(),
+        ellipsoid: Ellipsoid::oriented(Point3::origin(), v3([1.0, 0.7, 0.5]), rotation).unwrap(),
+        rays: ray_set()
+            .into_iter()
+            .map(|(o, d)| Ray::new(p3(o), v3(d)).unwrap())
+            .collect(),
+    }
+}
+
+fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(RAYS as u64));
+    g
+}
+
+/// raysweep's casts in width `T`.
+fn ours<T: Width>(c: &mut Criterion, width: &str) {
+    let t = targets::<T>();
+    let inf = T::of(f64::INFINITY);
+    let ball = T::of(BALL);
+    let mut g = group(c, &format!("{width}/ray vs sphere"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.sphere.cast_ray(black_box(r), inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.bench_function("raysweep cast_rays", |b| {
+        let mut hits = vec![None; RAYS];
+        b.iter(|| t.sphere.cast_rays(black_box(&t.rays), inf, &mut hits))
+    });
+    g.finish();
+    let mut g = group(c, &format!("{width}/ray vs box"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.aabb.cast_ray(black_box(r), inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.bench_function("raysweep cast_rays", |b| {
+        let mut hits = vec![None; RAYS];
+        b.iter(|| t.aabb.cast_rays(black_box(&t.rays), inf, &mut hits))
+    });
+    g.finish();
+    let mut g = group(c, &format!("{width}/ray vs ellipsoid"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.ellipsoid.cast_ray(black_box(r), inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.finish();
+    let mut g = group(c, &format!("{width}/sphere cast vs sphere"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.sphere.cast_sphere(black_box(r), ball, inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.finish();
+    let mut g = group(c, &format!("{width}/sphere cast vs box"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.aabb.cast_sphere(black_box(r), ball, inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.finish();
+    let mut g = group(c, &format!("{width}/sphere cast vs ellipsoid"));
+    g.bench_function("raysweep", |b| {
+        b.iter(|| {
+            t.rays
+                .iter()
+                .map(|r| t.ellipsoid.cast_sphere(black_box(r), ball, inf).is_some() as u32)
+                .sum::<u32>()
+        })
+    });
+    g.finish();
+}
+
+/// parry's equivalents, with the normal-returning calls (raysweep always computes the point and
+/// the normal). One macro body for both parry crates, which are the same source built twice.
+macro_rules! parry {
+    ($name:ident, $parry:ident, $t:ty, $width:literal) => {
+        fn $name(c: &mut Criterion) {
+            use $parry::na::{Isometry3, Point3 as P, Vector3 as V};
+            use $parry::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes};
+            use $parry::shape::{Ball, Cuboid};
+            let rays: Vec<PRay> = ray_set()
+                .into_iter()
+                .map(|(o, d)| {
+                    // The same unit direction raysweep stores.
+                    let r = Ray::<$t>::new(p3(o), v3(d)).unwrap();
+                    let (o, d) = (r.origin(), r.dir());
+                    PRay::new(P::new(o.x, o.y, o.z), V::new(d.x, d.y, d.z))
+                })
+                .collect();
+            let inf = <$t>::INFINITY;
+            let ball = Ball::new(1.0);
+            let aabb =
+                $parry::bounding_volume::Aabb::new(P::new(-1.0, -1.0, -1.0), P::new(1.0, 1.0, 1.0));
+            let cuboid = Cuboid::new(V::new(1.0, 1.0, 1.0));
+            let mover = Ball::new(BALL as $t);
+            let at_origin = Isometry3::identity();
+            let options = ShapeCastOptions {
+                max_time_of_impact: inf,
+                ..ShapeCastOptions::default()
+            };
+            let sweep = |r: &PRay, target: &dyn $parry::shape::Shape| {
+                cast_shapes(
+                    &Isometry3::translation(r.origin.x, r.origin.y, r.origin.z),
+                    &r.dir,
+                    &mover,
+                    &at_origin,
+                    &V::zeros(),
+                    target,
+                    options,
+                )
+                .unwrap()
+            };
+            let mut g = group(c, concat!($width, "/ray vs sphere"));
+            g.bench_function("parry", |b| {
+                b.iter(|| {
+                    rays.iter()
+                        .map(|r| {
+                            ball.cast_local_ray_and_get_normal(black_box(r), inf, true)
+                                .is_some() as u32
+                        })
+                        .sum::<u32>()
+                })
+            });
+            g.finish();
+            let mut g = group(c, concat!($width, "/ray vs box"));
+            g.bench_function("parry", |b| {
+                b.iter(|| {
+                    rays.iter()
+                        .map(|r| {
+                            aabb.cast_local_ray_and_get_normal(black_box(r), inf, true)
+                                .is_some() as u32
+                        })
+                        .sum::<u32>()
+                })
+            });
+            g.finish();
+            let mut g = group(c, concat!($width, "/sphere cast vs sphere"));
+            g.bench_function("parry", |b| {
+                b.iter(|| {
+                    rays.iter()
+                        .map(|r| sweep(black_box(r), &ball).is_some() as u32)
+                        .sum::<u32>()
+                })
+            });
+            g.finish();
+            let mut g = group(c, concat!($width, "/sphere cast vs box"));
+            g.bench_function("parry", |b| {
+                b.iter(|| {
+                    rays.iter()
+                        .map(|r| sweep(black_box(r), &cuboid).is_some() as u32)
+                        .sum::<u32>()
+                })
+            });
+            g.finish();
+        }
+    };
+}
+
+parry!(parry_f32, parry3d, f32, "f32");
+parry!(parry_f64, parry3d_f64, f64, "f64");
+
+fn all(c: &mut Criterion) {
+    ours::<f32>(c, "f32");
+    parry_f32(c);
+    ours::<f64>(c, "f64");
+    parry_f64(c);
+}
+
+criterion_group!(benches, all);
+criterion_main!(benches);
