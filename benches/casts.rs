@@ -17,6 +17,8 @@ use raysweep::nalgebra::{Point3, Rotation3, Unit, Vector3};
 use raysweep::{Aabb, Cast, Ellipsoid, Ray, Real, Sphere};
 
 const RAYS: usize = 4096;
+/// The batch size for the thread-pool comparison.
+const LARGE: usize = 1 << 16;
 /// The radius of the ball in sphere casts.
 const BALL: f64 = 0.25;
 
@@ -260,11 +262,38 @@ macro_rules! parry {
 parry!(parry_f32, parry3d, f32, "f32");
 parry!(parry_f64, parry3d_f64, f64, "f64");
 
+/// `cast_rays` against `cast_rays_par` on a large batch (the same 4096 rays, repeated), to see
+/// how the rayon version scales on this machine's cores.
+#[cfg(feature = "rayon")]
+fn threads(c: &mut Criterion) {
+    let t = targets::<f64>();
+    let rays: Vec<Ray<f64>> = t.rays.iter().cycle().take(LARGE).copied().collect();
+    let mut hits = vec![None; LARGE];
+    for (name, shape) in [
+        ("sphere", &t.sphere as &(dyn Cast<f64> + Sync)),
+        ("box", &t.aabb),
+    ] {
+        let mut g = c.benchmark_group(format!("f64/{LARGE} rays vs {name}"));
+        g.throughput(Throughput::Elements(LARGE as u64));
+        g.bench_function("cast_rays", |b| {
+            b.iter(|| shape.cast_rays(black_box(&rays), f64::INFINITY, &mut hits))
+        });
+        g.bench_function("cast_rays_par", |b| {
+            b.iter(|| shape.cast_rays_par(black_box(&rays), f64::INFINITY, &mut hits))
+        });
+        g.finish();
+    }
+}
+
+#[cfg(not(feature = "rayon"))]
+fn threads(_: &mut Criterion) {}
+
 fn all(c: &mut Criterion) {
     ours::<f32>(c, "f32");
     parry_f32(c);
     ours::<f64>(c, "f64");
     parry_f64(c);
+    threads(c);
 }
 
 criterion_group!(benches, all);

@@ -188,4 +188,46 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
             *hit = self.cast_ray(ray, max_distance);
         }
     }
+
+    /// [`Cast::cast_rays`] spread over rayon's thread pool in chunks of 1024 rays: the same bits,
+    /// for batches large enough to repay the hand-off (tens of thousands of rays).
+    ///
+    /// # Panics
+    ///
+    /// If `rays` and `hits` differ in length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    ///
+    /// let ball = Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?;
+    /// let rays: Vec<_> = (0..5000)
+    ///     .map(|i| Ray::new(Point3::new(i as f64 * 1e-3, 0.0, 0.0), Vector3::z()))
+    ///     .collect::<Result<_, _>>()?;
+    /// let (mut serial, mut parallel) = (vec![None; rays.len()], vec![None; rays.len()]);
+    /// ball.cast_rays(&rays, 100.0, &mut serial);
+    /// ball.cast_rays_par(&rays, 100.0, &mut parallel);
+    /// assert_eq!(serial, parallel);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[cfg(feature = "rayon")]
+    fn cast_rays_par(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>])
+    where
+        Self: Sync,
+    {
+        use rayon::prelude::*;
+        assert_eq!(
+            rays.len(),
+            hits.len(),
+            "cast_rays_par: {} rays but {} hit slots",
+            rays.len(),
+            hits.len()
+        );
+        const CHUNK: usize = 1024;
+        rays.par_chunks(CHUNK)
+            .zip(hits.par_chunks_mut(CHUNK))
+            .for_each(|(rays, hits)| self.cast_rays(rays, max_distance, hits));
+    }
 }

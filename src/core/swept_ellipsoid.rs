@@ -30,6 +30,8 @@ pub(crate) struct Closest<const D: usize> {
     pub(crate) point: SVector<f64, D>,
     /// `p − q`: along the outward normal at `q`, of length the distance.
     pub(crate) offset: SVector<f64, D>,
+    /// The multiplier `s` with `q_i = a_i² p_i / (a_i² + s)`: a starting point for a nearby `p`.
+    pub(crate) multiplier: f64,
 }
 
 /// Whether `p` lies in the closed ellipsoid `|p / a| ≤ 1`.
@@ -38,23 +40,29 @@ pub(crate) fn contains<const D: usize>(p: &SVector<f64, D>, a: &SVector<f64, D>)
     Offset::from_vector(p.component_div(a)).power(1.0) <= 0.0
 }
 
-/// The closest point of the ellipsoid `|x / a| ≤ 1` to `p`, which must lie outside it.
+/// The closest point of the ellipsoid `|x / a| ≤ 1` to `p`, which must lie outside it; the
+/// search for the multiplier starts at `guess` when that lies inside the bracket (the multiplier
+/// of a nearby point), else at the bracket's low end.
 pub(crate) fn closest_outside<const D: usize>(
     p: &SVector<f64, D>,
     a: &SVector<f64, D>,
+    guess: f64,
 ) -> Closest<D> {
     let ap = p.component_mul(a);
     let reach = unit_and_length(&ap).map_or(0.0, |(_, l)| l);
     let (a_min, a_max) = (a.min(), a.max());
     let mut lo = (reach - a_max * a_max).max(0.0);
     let mut hi = (reach - a_min * a_min).max(lo);
+    let a2 = a.component_mul(a);
+    // 1/|w(s)| − 1 and its derivative Σ w_i² / (a_i² + s) / |w|³, with one division per axis.
     let residual = |s: f64| {
-        let w = SVector::<f64, D>::from_fn(|i, _| ap[i] / (a[i] * a[i] + s));
-        let len = unit_and_length(&w).map_or(0.0, |(_, l)| l);
-        let slope: f64 = (0..D).map(|i| w[i] * w[i] / (a[i] * a[i] + s)).sum::<f64>();
-        (1.0 / len - 1.0, slope / (len * len * len))
+        let inv = a2.map(|x| 1.0 / (x + s));
+        let w = ap.component_mul(&inv);
+        let inv_len = 1.0 / w.norm();
+        let slope = w.component_mul(&w).dot(&inv);
+        (inv_len - 1.0, slope * inv_len * inv_len * inv_len)
     };
-    let mut s = lo;
+    let mut s = if guess > lo && guess < hi { guess } else { lo };
     for _ in 0..200 {
         let (h, dh) = residual(s);
         if h == 0.0 {
@@ -80,6 +88,7 @@ pub(crate) fn closest_outside<const D: usize>(
     Closest {
         point: SVector::from_fn(|i, _| a[i] * a[i] * p[i] / (a[i] * a[i] + s)),
         offset: SVector::from_fn(|i, _| s * p[i] / (a[i] * a[i] + s)),
+        multiplier: s,
     }
 }
 
@@ -102,17 +111,18 @@ pub(crate) fn first_touch<const D: usize>(
     start: f64,
 ) -> Option<Touch<D>> {
     let mut t = start;
+    let mut guess = 0.0;
     for _ in 0..200 {
         let p = o + n * t;
         if contains(&p, a) {
             // Only rounding brings the centre inside: the contact is here.
-            let offset = SVector::zeros();
             return Some(Touch {
                 t,
-                closest: Closest { point: p, offset },
+                closest: inside_at(p),
             });
         }
-        let closest = closest_outside(&p, a);
+        let closest = closest_outside(&p, a, guess);
+        guess = closest.multiplier;
         let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
         let gap = distance - r;
         if gap <= 0.0 {
@@ -128,19 +138,25 @@ pub(crate) fn first_touch<const D: usize>(
             // Converged: the contact at the final parameter.
             let p = o + n * next;
             let closest = if contains(&p, a) {
-                Closest {
-                    point: p,
-                    offset: SVector::zeros(),
-                }
+                inside_at(p)
             } else {
-                closest_outside(&p, a)
+                closest_outside(&p, a, guess)
             };
             return Some(Touch { t: next, closest });
         }
         t = next;
     }
-    let closest = closest_outside(&(o + n * t), a);
+    let closest = closest_outside(&(o + n * t), a, guess);
     Some(Touch { t, closest })
+}
+
+/// The contact for a centre that rounding has put inside the ellipsoid: the centre itself.
+fn inside_at<const D: usize>(p: SVector<f64, D>) -> Closest<D> {
+    Closest {
+        point: p,
+        offset: SVector::zeros(),
+        multiplier: 0.0,
+    }
 }
 
 #[cfg(test)]
@@ -151,7 +167,7 @@ mod tests {
     #[test]
     fn closest_point_of_a_sphere_is_radial() {
         let a = Vector3::new(2.0, 2.0, 2.0);
-        let c = closest_outside(&Vector3::new(6.0, 0.0, 0.0), &a);
+        let c = closest_outside(&Vector3::new(6.0, 0.0, 0.0), &a, 0.0);
         assert_eq!(c.point, Vector3::new(2.0, 0.0, 0.0));
         assert_eq!(c.offset, Vector3::new(4.0, 0.0, 0.0));
     }
@@ -160,7 +176,7 @@ mod tests {
     fn closest_point_lies_on_the_surface_and_along_the_normal() {
         let a = Vector2::new(3.0, 0.5);
         let p = Vector2::new(2.0, 4.0);
-        let c = closest_outside(&p, &a);
+        let c = closest_outside(&p, &a, 0.0);
         let on = (c.point[0] / 3.0).powi(2) + (c.point[1] / 0.5).powi(2);
         assert!((on - 1.0).abs() < 1e-14);
         let normal = Vector2::new(c.point[0] / 9.0, c.point[1] / 0.25);

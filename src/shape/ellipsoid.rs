@@ -378,11 +378,17 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         let approach = closest_approach(&local, &n);
         let (m, (foot, foot_lo)) = (approach.perp, approach.foot);
         let grown = grown_box(&m, &n, &-a, &a, radius)?;
-        let enter = first_touch(&m, &n, &a, radius, grown.enter)?;
-        let exit = first_touch(&m, &-n, &a, radius, -grown.exit).map_or(enter.t, |x| -x.t);
+        // The swept body also lies in the ball of radius a_max + r; m is the line's closest
+        // approach to its centre, so the line is in that ball for |t| ≤ √(R² − |m|²)/|n|.
+        let bound = a.max() + radius;
+        let half_chord = (bound * bound - m.dot(&m)).max(0.0).sqrt() / n.norm();
+        let enter = first_touch(&m, &n, &a, radius, grown.enter.max(-half_chord))?;
+        let exit = first_touch(&m, &-n, &a, radius, (-grown.exit).max(-half_chord))
+            .map_or(enter.t, |x| -x.t);
         let o = local.hi() + local.lo();
         let inside = contains(&o, &a)
-            || unit_and_length(&closest_outside(&o, &a).offset).is_none_or(|(_, d)| d <= radius);
+            || unit_and_length(&closest_outside(&o, &a, 0.0).offset)
+                .is_none_or(|(_, d)| d <= radius);
         Some(Crossing {
             enter: foot + (foot_lo + enter.t),
             exit: foot + (foot_lo + exit.max(enter.t)),
