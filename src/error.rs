@@ -2,6 +2,10 @@
 
 use core::fmt;
 
+/// An argument's name. Spelled as an alias so that serde does not take the field for a string
+/// borrowed from its input: it deserializes into one of the names raysweep uses.
+type ArgumentName = &'static str;
+
 /// Bad input to a constructor ([`Ray::new`](crate::Ray::new), [`Sphere::new`](crate::Sphere::new),
 /// ...). Each variant carries the offending value (as `f64`, which holds every `f32` exactly) so
 /// that the message names it.
@@ -20,11 +24,16 @@ use core::fmt;
 /// assert_eq!(err.to_string(), "the radius is negative: -2");
 /// ```
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Error {
     /// A component of a point, vector, bound or matrix is NaN or infinite.
     NonFinite {
         /// Which argument: `"origin"`, `"direction"`, `"center"`, `"radius"`, ...
-        what: &'static str,
+        #[cfg_attr(
+            feature = "serde",
+            serde(deserialize_with = "crate::serialization::argument_name")
+        )]
+        what: ArgumentName,
         /// The component's index within the argument (0 for a scalar; `row * D + column` for a
         /// matrix).
         index: usize,

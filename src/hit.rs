@@ -20,6 +20,7 @@ use crate::real::Real;
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hit<T: Real, const D: usize = 3> {
     /// How far the ray's origin (or the moving ball's centre) travels along the unit direction to
     /// the first contact; `0` when it starts inside (or touching).
@@ -47,6 +48,7 @@ pub struct Hit<T: Real, const D: usize = 3> {
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Span<T> {
     /// Distance where the line enters the solid.
     pub enter: T,

@@ -56,14 +56,20 @@
 // `!(a <= b)` is this crate's way of saying "not ordered, or NaN": every such test is deliberate.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+#[cfg(not(any(feature = "std", feature = "libm")))]
+compile_error!("raysweep needs its `std` feature or, in `no_std` builds, its `libm` feature");
+
 pub use nalgebra;
 
 mod cast;
+mod compare;
 mod core;
 mod error;
 mod hit;
 mod ray;
 mod real;
+#[cfg(feature = "serde")]
+mod serialization;
 mod shape;
 mod traits;
 

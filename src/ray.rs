@@ -3,7 +3,7 @@
 use nalgebra::{Point, SVector, Unit};
 
 use crate::error::{Error, check_finite};
-use crate::real::{Real, narrow, widen};
+use crate::real::{Real, narrow, sqrt, widen};
 
 /// A half-line: an origin and a unit direction. Distances along a ray are Euclidean.
 ///
@@ -19,6 +19,14 @@ use crate::real::{Real, narrow, widen};
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serialization::RayRepr<T, D>",
+        into = "crate::serialization::RayRepr<T, D>"
+    )
+)]
 pub struct Ray<T: Real, const D: usize = 3> {
     origin: Point<T, D>,
     dir: Unit<SVector<T, D>>,
@@ -153,6 +161,12 @@ impl<T: Real, const D: usize> Ray<T, D> {
         self.origin + self.dir.as_ref() * distance
     }
 
+    /// A ray whose direction is already unit (to within the width's rounding), kept as given.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_unit(origin: Point<T, D>, dir: Unit<SVector<T, D>>) -> Self {
+        Ray { origin, dir }
+    }
+
     /// The direction in the working precision: unit to within an `f64` rounding.
     #[inline]
     pub(crate) fn working_dir(&self) -> SVector<f64, D> {
@@ -177,7 +191,7 @@ pub(crate) fn unit_and_length<const D: usize>(
 ) -> Option<(SVector<f64, D>, f64)> {
     let squared = v.dot(v);
     if (1e-290..=1e290).contains(&squared) {
-        let norm = squared.sqrt();
+        let norm = sqrt(squared);
         return Some((v * (1.0 / norm), norm));
     }
     let m = v.amax();

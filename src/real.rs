@@ -115,6 +115,12 @@ impl Real for f64 {
     }
 }
 
+/// `√x`, from `std` or, in `no_std` builds, from `libm` (both correctly rounded).
+#[inline(always)]
+pub(crate) fn sqrt(x: f64) -> f64 {
+    num_traits::Float::sqrt(x)
+}
+
 /// `v` in the working precision.
 #[inline]
 pub(crate) fn widen<T: Real, const D: usize>(v: &SVector<T, D>) -> SVector<f64, D> {

@@ -24,7 +24,7 @@ pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
     #[cfg(target_feature = "fma")]
     {
-        (p, a.mul_add(b, -p))
+        (p, num_traits::Float::mul_add(a, b, -p))
     }
     #[cfg(not(target_feature = "fma"))]
     {

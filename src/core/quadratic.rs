@@ -22,6 +22,7 @@
 use nalgebra::SVector;
 
 use super::exact::{Dot2, div_pair, two_product, two_sum};
+use crate::real::sqrt;
 
 /// The offset `f = o − c` of a line's origin from a ball's centre, as an exact unevaluated sum
 /// `hi + lo` when it comes from [`Offset::between`].
@@ -159,7 +160,7 @@ pub(crate) fn closest_approach<const D: usize>(f: &Offset<D>, n: &SVector<f64, D
         let (m, m_err) = two_product(foot_hi, n[i]);
         perp[i] = (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i]);
     }
-    let len = a_hi.sqrt();
+    let len = sqrt(a_hi);
     Approach {
         perp,
         foot: (-foot_hi, -foot_lo),
@@ -244,7 +245,7 @@ fn line_ball_plain<const D: usize>(
     let rr = r * r;
     let c = ff - rr;
     let scale = ff + rr;
-    let inv_len = 1.0 / a.sqrt();
+    let inv_len = 1.0 / sqrt(a);
     let along = b * inv_len;
     let perp = f - n * (along * inv_len);
     let disc = rr - perp.dot(&perp);
@@ -264,7 +265,7 @@ fn line_ball_plain<const D: usize>(
     if disc < 0.0 {
         return Some(None);
     }
-    let half_chord = disc.sqrt();
+    let half_chord = sqrt(disc);
     let q = -(along + half_chord.copysign(along));
     let other = c / q;
     Some(Some(LineBall {
@@ -329,7 +330,7 @@ fn line_ball_exact<const D: usize>(
         // The origin is in the ball, so the line meets it: the negative value is rounding.
         disc = 0.0;
     }
-    let half_chord = disc.sqrt();
+    let half_chord = sqrt(disc);
     let q = -(along + half_chord.copysign(along));
     let (near, far) = if q == 0.0 {
         (0.0, 0.0)

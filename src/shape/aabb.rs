@@ -32,6 +32,14 @@ use crate::traits::{Cast, Shape};
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serialization::AabbRepr<T, D>",
+        into = "crate::serialization::AabbRepr<T, D>"
+    )
+)]
 pub struct Aabb<T: Real, const D: usize = 3> {
     min: Point<T, D>,
     max: Point<T, D>,

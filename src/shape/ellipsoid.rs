@@ -10,7 +10,7 @@ use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_tou
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
-use crate::real::{Real, widen};
+use crate::real::{Real, sqrt, widen};
 use crate::shape::{Aabb, box_around};
 use crate::traits::{Cast, Shape};
 
@@ -49,6 +49,14 @@ pub const ORTHONORMAL_TOLERANCE: f64 = 16.0;
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serialization::EllipsoidRepr<T, D>",
+        into = "crate::serialization::EllipsoidRepr<T, D>"
+    )
+)]
 pub struct Ellipsoid<T: Real, const D: usize = 3> {
     center: Point<T, D>,
     semi_axes: SVector<T, D>,
@@ -329,7 +337,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
         let a = widen(&self.semi_axes);
         let (a_min, a_max) = (a.min(), a.max());
         let centre = widen(&self.center.coords).amax();
-        let scale = ((centre - a_max).max(a_min / (D as f64).sqrt())) / a_max;
+        let scale = ((centre - a_max).max(a_min / sqrt(D as f64))) / a_max;
         let ball = line_ball(
             &self.in_unit_frame(ray.origin()),
             &local_dir,
@@ -381,7 +389,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         // The swept body also lies in the ball of radius a_max + r; m is the line's closest
         // approach to its centre, so the line is in that ball for |t| ≤ √(R² − |m|²)/|n|.
         let bound = a.max() + radius;
-        let half_chord = (bound * bound - m.dot(&m)).max(0.0).sqrt() / n.norm();
+        let half_chord = sqrt((bound * bound - m.dot(&m)).max(0.0)) / n.norm();
         let enter = first_touch(&m, &n, &a, radius, grown.enter.max(-half_chord))?;
         let exit = first_touch(&m, &-n, &a, radius, (-grown.exit).max(-half_chord))
             .map_or(enter.t, |x| -x.t);

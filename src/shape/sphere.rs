@@ -7,7 +7,7 @@ use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
-use crate::real::{Real, widen};
+use crate::real::{Real, sqrt, widen};
 use crate::shape::{Aabb, box_around};
 use crate::traits::{Cast, Shape};
 
@@ -27,6 +27,14 @@ use crate::traits::{Cast, Shape};
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serialization::SphereRepr<T, D>",
+        into = "crate::serialization::SphereRepr<T, D>"
+    )
+)]
 pub struct Sphere<T: Real, const D: usize = 3> {
     center: Point<T, D>,
     radius: T,
@@ -121,7 +129,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
-        Shortcut::of::<T>((centre - r).max(r / (D as f64).sqrt()))
+        Shortcut::of::<T>((centre - r).max(r / sqrt(D as f64)))
     }
 }
 

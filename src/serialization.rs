@@ -1,0 +1,154 @@
+//! serde support (feature `serde`): the shapes and rays travel as their constructor arguments and
+//! come back through the constructors, so a deserialized value satisfies the same invariants as a
+//! constructed one and bad input is an [`Error`].
+
+use nalgebra::{Point, Rotation, SVector, Unit};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, check_finite};
+use crate::real::{Real, widen};
+use crate::{Aabb, Ellipsoid, Ray, Sphere};
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Ray")]
+pub(crate) struct RayRepr<T: Real, const D: usize> {
+    origin: Point<T, D>,
+    dir: SVector<T, D>,
+}
+
+impl<T: Real, const D: usize> From<Ray<T, D>> for RayRepr<T, D> {
+    fn from(ray: Ray<T, D>) -> Self {
+        RayRepr {
+            origin: *ray.origin(),
+            dir: ray.dir().into_inner(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<RayRepr<T, D>> for Ray<T, D> {
+    type Error = Error;
+
+    /// A direction that is already unit to within the width's rounding (as every serialized ray's
+    /// is) is kept bit for bit, so rays round-trip exactly; any other is normalised by
+    /// [`Ray::new`].
+    fn try_from(r: RayRepr<T, D>) -> Result<Self, Error> {
+        check_finite("origin", r.origin.iter().map(|v| v.to_wide()))?;
+        check_finite("direction", r.dir.iter().map(|v| v.to_wide()))?;
+        let length2 = widen(&r.dir).norm_squared();
+        if (length2 - 1.0).abs() <= 4.0 * D as f64 * T::EPSILON_WIDE {
+            Ok(Ray::from_unit(r.origin, Unit::new_unchecked(r.dir)))
+        } else {
+            Ray::new(r.origin, r.dir)
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Sphere")]
+pub(crate) struct SphereRepr<T: Real, const D: usize> {
+    center: Point<T, D>,
+    radius: T,
+}
+
+impl<T: Real, const D: usize> From<Sphere<T, D>> for SphereRepr<T, D> {
+    fn from(s: Sphere<T, D>) -> Self {
+        SphereRepr {
+            center: *s.center(),
+            radius: s.radius(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<SphereRepr<T, D>> for Sphere<T, D> {
+    type Error = Error;
+    fn try_from(r: SphereRepr<T, D>) -> Result<Self, Error> {
+        Sphere::new(r.center, r.radius)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Ellipsoid")]
+pub(crate) struct EllipsoidRepr<T: Real, const D: usize> {
+    center: Point<T, D>,
+    semi_axes: SVector<T, D>,
+    rotation: Option<Rotation<T, D>>,
+}
+
+impl<T: Real, const D: usize> From<Ellipsoid<T, D>> for EllipsoidRepr<T, D> {
+    fn from(e: Ellipsoid<T, D>) -> Self {
+        EllipsoidRepr {
+            center: *e.center(),
+            semi_axes: *e.semi_axes(),
+            rotation: (!e.is_axis_aligned()).then(|| e.rotation()),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<EllipsoidRepr<T, D>> for Ellipsoid<T, D> {
+    type Error = Error;
+    fn try_from(r: EllipsoidRepr<T, D>) -> Result<Self, Error> {
+        match r.rotation {
+            None => Ellipsoid::new(r.center, r.semi_axes),
+            Some(rotation) => Ellipsoid::oriented(r.center, r.semi_axes, rotation),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Aabb")]
+pub(crate) struct AabbRepr<T: Real, const D: usize> {
+    min: Point<T, D>,
+    max: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> From<Aabb<T, D>> for AabbRepr<T, D> {
+    fn from(b: Aabb<T, D>) -> Self {
+        AabbRepr {
+            min: *b.min(),
+            max: *b.max(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<AabbRepr<T, D>> for Aabb<T, D> {
+    type Error = Error;
+    fn try_from(r: AabbRepr<T, D>) -> Result<Self, Error> {
+        Aabb::new(r.min, r.max)
+    }
+}
+
+/// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
+const ARGUMENTS: [&str; 11] = [
+    "origin",
+    "direction",
+    "point a",
+    "point b",
+    "center",
+    "radius",
+    "semi_axes",
+    "rotation",
+    "min",
+    "max",
+    "half_extents",
+];
+
+/// Deserializes an argument name into the matching `&'static str`.
+pub(crate) fn argument_name<'de, De: serde::Deserializer<'de>>(
+    deserializer: De,
+) -> Result<&'static str, De::Error> {
+    struct Name;
+    impl serde::de::Visitor<'_> for Name {
+        type Value = &'static str;
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            write!(f, "one of {ARGUMENTS:?}")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<&'static str, E> {
+            ARGUMENTS
+                .iter()
+                .find(|name| **name == v)
+                .copied()
+                .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+        }
+    }
+    deserializer.deserialize_str(Name)
+}
