@@ -42,6 +42,18 @@
 //! - Constructors return an [`Error`] naming the offending value; casts never panic and never
 //!   return NaN.
 //!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | the standard library's float functions |
+//! | `libm` | no | float functions from libm instead, for `no_std` builds (`--no-default-features --features libm`) |
+//! | `serde` | no | `Serialize` and `Deserialize` for every public type, through nalgebra's serde support; shapes and rays deserialize through their constructors, so bad input is an error there too |
+//! | `rayon` | no | [`Cast::cast_rays_par`], the batch cast on rayon's thread pool |
+//!
+//! approx's `AbsDiffEq`, `RelativeEq` and `UlpsEq` are implemented for [`Hit`], [`Span`] and the
+//! shapes in every build, comparing each number they hold.
+//!
 //! # Precision
 //!
 //! Every query is evaluated in `f64` and rounded once to the public width. For `f32` inputs this
@@ -49,7 +61,29 @@
 //! `f64` inputs the cores use error-free transformations (compensated dot products, exact
 //! differences) so that results stay within a few ulps where the problem is well conditioned, and
 //! within a small multiple of the answer's own sensitivity to half-ulp changes of the inputs
-//! everywhere. The methods, their sources and the measured tables are in `docs/precision.md`.
+//! everywhere. The methods, their sources and the measured tables, per family of hard cases and
+//! next to the textbook formulas, are in
+//! [`docs/precision.md`](https://github.com/raysweep/raysweep/blob/main/docs/precision.md); speed
+//! against parry is in
+//! [`docs/performance.md`](https://github.com/raysweep/raysweep/blob/main/docs/performance.md),
+//! and how the crate is built in
+//! [`docs/ARCHITECTURE.md`](https://github.com/raysweep/raysweep/blob/main/docs/ARCHITECTURE.md).
+//!
+//! # Example: a sphere cast
+//!
+//! ```
+//! use raysweep::nalgebra::{Point3, Vector3};
+//! use raysweep::{Aabb, Cast, Ray};
+//!
+//! // A ball of radius 0.5 slides past a box's edge at (0, 1, z): it touches the edge itself,
+//! // where the box grown by the radius would report a face hit half an edge-rounding too early.
+//! let b = Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(0.0, 1.0, 1.0))?;
+//! let ray = Ray::new(Point3::new(-5.0, 1.4, 0.0), Vector3::x())?;
+//! let hit = b.cast_sphere(&ray, 0.5, 10.0).unwrap();
+//! assert_eq!(hit.point, Point3::new(-1.0, 1.0, 0.0));
+//! assert!((hit.distance - (4.0 - 0.09f64.sqrt())).abs() < 1e-15);
+//! # Ok::<(), raysweep::Error>(())
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

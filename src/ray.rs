@@ -183,8 +183,9 @@ impl<T: Real, const D: usize> Ray<T, D> {
 
 /// `v / |v|` and `|v|`, without overflow or underflow; `None` if `v` is zero or not finite.
 ///
-/// Where `|v|²` is comfortably inside the normal range (the usual case) this is one square root
-/// and one division; otherwise `v` is first scaled by the reciprocal of its largest component.
+/// Each component is divided by the rounded length (so `(3, 4)` gives exactly `(0.6, 0.8)`).
+/// Where `|v|²` is comfortably inside the normal range (the usual case) the length takes one
+/// square root; otherwise `v` is first scaled by its largest component.
 #[inline]
 pub(crate) fn unit_and_length<const D: usize>(
     v: &SVector<f64, D>,
@@ -192,13 +193,13 @@ pub(crate) fn unit_and_length<const D: usize>(
     let squared = v.dot(v);
     if (1e-290..=1e290).contains(&squared) {
         let norm = sqrt(squared);
-        return Some((v * (1.0 / norm), norm));
+        return Some((v / norm, norm));
     }
     let m = v.amax();
     if !(m > 0.0) || !m.is_finite() {
         return None;
     }
-    let scaled = v * (1.0 / m);
+    let scaled = v / m;
     let norm = scaled.norm();
-    Some((scaled * (1.0 / norm), norm * m))
+    Some((scaled / norm, norm * m))
 }
