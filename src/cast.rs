@@ -104,7 +104,7 @@ pub(crate) fn ray_span<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
 ) -> Option<Span<T>> {
-    shape.crossing(ray).map(|x| span(&x))
+    shape.crossing(ray).and_then(|x| span(&x))
 }
 
 /// [`crate::Cast::cast_sphere`] for any shape: exactly [`cast_ray`] for a zero radius.
@@ -152,16 +152,18 @@ where
     if !(radius > 0.0) || !radius.is_finite() {
         return None;
     }
-    shape.sweep(ray, radius).map(|x| span(&x))
+    shape.sweep(ray, radius).and_then(|x| span(&x))
 }
 
-/// A crossing's distances rounded to the public width.
+/// A crossing's distances rounded to the public width; `None` where one is not finite (inputs
+/// near the limits of the width), so that no span carries an infinity or a NaN.
 #[inline]
-fn span<T: Real, E>(x: &Crossing<E>) -> Span<T> {
-    Span {
+fn span<T: Real, E>(x: &Crossing<E>) -> Option<Span<T>> {
+    let span = Span {
         enter: T::from_wide(x.enter),
         exit: T::from_wide(x.exit),
-    }
+    };
+    (span.enter.to_wide().is_finite() && span.exit.to_wide().is_finite()).then_some(span)
 }
 
 /// The hit of a cast that starts inside (or touching): distance 0, at the origin, normal `-dir`.
@@ -175,7 +177,7 @@ pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D
 }
 
 /// A hit rounded to the public width; `None` if the contact is not finite (an input near the
-/// limits of `f64` overflowed).
+/// limits of the width overflowed), so that no hit carries an infinity or a NaN.
 #[inline]
 pub(crate) fn hit<T: Real, const D: usize>(
     distance: f64,
@@ -190,9 +192,11 @@ pub(crate) fn hit<T: Real, const D: usize>(
         Some((unit, _)) => Unit::new_unchecked(narrow(&unit)),
         None => -*ray.dir(),
     };
-    Some(Hit {
+    let hit = Hit {
         distance: T::from_wide(distance),
         point: Point::from(narrow(point)),
         normal,
-    })
+    };
+    let finite = |v: T| v.to_wide().is_finite();
+    (finite(hit.distance) && hit.point.iter().all(|v| finite(*v))).then_some(hit)
 }

@@ -29,6 +29,12 @@ mod sealed {
 /// assert_eq!(<f32 as Real>::from_wide(0.1f64), 0.1f32);
 /// ```
 pub trait Real: RealField + Copy + sealed::Sealed {
+    /// The width's largest finite value, as `f64`.
+    ///
+    /// ```
+    /// assert_eq!(<f32 as raysweep::Real>::MAX_WIDE, f32::MAX as f64);
+    /// ```
+    const MAX_WIDE: f64;
     /// The width's machine epsilon (the gap between 1 and the next value), as `f64`.
     ///
     /// ```
@@ -70,6 +76,7 @@ pub trait Real: RealField + Copy + sealed::Sealed {
 }
 
 impl Real for f32 {
+    const MAX_WIDE: f64 = f32::MAX as f64;
     const EPSILON_WIDE: f64 = f32::EPSILON as f64;
     const RENORMALISE_DIRECTION: bool = true;
 
@@ -94,6 +101,7 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
+    const MAX_WIDE: f64 = f64::MAX;
     const EPSILON_WIDE: f64 = f64::EPSILON;
     const RENORMALISE_DIRECTION: bool = false;
 

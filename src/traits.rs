@@ -22,7 +22,8 @@ use crate::shape::Aabb;
 /// ```
 pub trait Shape<T: Real, const D: usize = 3> {
     /// The smallest box of this width that contains the solid (for an oriented ellipsoid, within
-    /// a few ulps of it: its extents are irrational).
+    /// a few ulps of it: its extents are irrational). Where the solid reaches beyond the width's
+    /// range, the box stops at the largest finite value.
     ///
     /// # Example
     ///

@@ -128,6 +128,11 @@ impl<T: Real, const D: usize> Aabb<T, D> {
         box_around(&widen(&center.coords), &widen(&half_extents))
     }
 
+    /// The box with the given bounds, known finite and ordered.
+    pub(super) fn from_ordered_bounds(min: Point<T, D>, max: Point<T, D>) -> Self {
+        Aabb { min, max }
+    }
+
     /// The lower corner.
     ///
     /// # Example

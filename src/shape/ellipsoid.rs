@@ -11,7 +11,7 @@ use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, sqrt, widen};
-use crate::shape::{Aabb, box_around};
+use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
 
 /// How far from orthonormal a rotation matrix may be, in units of the width's epsilon: the
@@ -302,12 +302,12 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
                 let widen_by = 1.0 + 4.0 * (D as f64 + 2.0) * f64::EPSILON;
                 SVector::from_fn(|i, _| {
                     let row = SVector::<f64, D>::from_fn(|j, _| m[(i, j)] * a[j]);
-                    unit_and_length(&row).map_or(0.0, |(_, l)| l) * widen_by
+                    // A row too long for f64 makes an unbounded extent, saturated below.
+                    unit_and_length(&row).map_or(f64::INFINITY, |(_, l)| l) * widen_by
                 })
             }
         };
-        box_around(&widen(&self.center.coords), &extent)
-            .expect("a finite ellipsoid has finite bounds in the wider working precision")
+        bounding_box(&widen(&self.center.coords), &extent)
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {

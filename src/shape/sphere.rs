@@ -8,7 +8,7 @@ use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
-use crate::shape::{Aabb, box_around};
+use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
 
 /// A closed ball: every point within `radius` of `center`.
@@ -136,8 +136,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
     fn aabb(&self) -> Aabb<T, D> {
         let extent = SVector::repeat(self.radius.to_wide());
-        box_around(&widen(&self.center.coords), &extent)
-            .expect("a finite ball has finite bounds in the wider working precision")
+        bounding_box(&widen(&self.center.coords), &extent)
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {

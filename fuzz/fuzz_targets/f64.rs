@@ -1,0 +1,10 @@
+//! Fuzzes every constructor and cast in f64, 2D and 3D, with the checks of
+//! `tests/robust/mod.rs`: `cargo fuzz run f64 --sanitizer none`.
+#![no_main]
+
+#[path = "../../tests/robust/mod.rs"]
+mod robust;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    robust::replay::<f64>(data, "fuzz input");
+});

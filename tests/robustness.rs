@@ -1,0 +1,110 @@
+//! No input makes raysweep panic or return a malformed answer: seeded property tests over raw bit
+//! patterns of f32 and f64 (NaN, both infinities, both zeros, subnormals, values near the largest
+//! finite, ordinary values), in 2D and 3D, for every constructor and every cast. The checks are
+//! in `robust/mod.rs`, shared with the fuzz target (`fuzz/`), whose corpus is replayed here too.
+
+mod robust;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use robust::{Numbers, Raw, check, replay};
+
+/// With probability `wild`, a value from one of the interesting classes of bit patterns; else
+/// (and sometimes anyway) an ordinary one.
+fn special<T: Raw>(rng: &mut StdRng, wild: f64) -> T {
+    let wide = |x: f64| T::from_wide(x);
+    let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+    let class = if rng.random_bool(wild) { rng.random_range(0..12) } else { 7 };
+    match class {
+        0 => wide(f64::NAN),
+        1 => wide(sign * f64::INFINITY),
+        2 => wide(sign * 0.0),
+        // Subnormal: the smallest normal times a random fraction.
+        3 => T::from_wide(sign * T::from_raw(1 << 20).to_wide() * rng.random_range(0.0..1.0)),
+        // Within a factor of 2 of the largest finite value.
+        4 => T::from_wide(sign * T::MAX_WIDE * rng.random_range(0.5..1.0)),
+        5 => T::from_raw(rng.random()),
+        6 => wide(sign * 10f64.powf(rng.random_range(-40.0..40.0))),
+        // Ordinary values, the most likely to build valid shapes and hitting rays.
+        _ => wide(rng.random_range(-10.0..10.0)),
+    }
+}
+
+/// Cases with special values everywhere, in a third of the numbers, and in one in twenty (so
+/// that most shapes and rays are valid and the casts hit).
+fn run<T: Raw, const D: usize>(cases: u64) {
+    let mut hits = 0;
+    for seed in 0..cases {
+        let mut rng = StdRng::seed_from_u64(seed ^ (D as u64) << 40 ^ (T::BYTES as u64) << 48);
+        let wild = [1.0, 0.3, 0.05][seed as usize % 3];
+        let mut next = || special::<T>(&mut rng, wild);
+        hits += check::<T, D>(&mut Numbers::new(&mut next), &format!("{}D seed {seed}", D));
+    }
+    // The casts were reached: a few percent of the cases hit something.
+    assert!(hits > cases as usize / 50, "only {hits} hits in {cases} cases");
+}
+
+#[test]
+fn f32_2d_special_values() {
+    run::<f32, 2>(20000);
+}
+
+#[test]
+fn f32_3d_special_values() {
+    run::<f32, 3>(20000);
+}
+
+#[test]
+fn f64_2d_special_values() {
+    run::<f64, 2>(20000);
+}
+
+#[test]
+fn f64_3d_special_values() {
+    run::<f64, 3>(20000);
+}
+
+/// Extreme but valid directions are accepted and normalised along themselves.
+#[test]
+fn subnormal_and_huge_directions_are_normalised() {
+    let tiny = f32::from_bits(1); // the smallest subnormal
+    let values: [[f32; 3]; 4] = [
+        [tiny, tiny, 0.0],
+        [f32::MAX, f32::MAX, -f32::MAX],
+        [f32::MAX, tiny, 0.0],
+        [1e-40, -3e-41, 2e-42],
+    ];
+    // The first numbers of a case are the ray's origin, then its direction.
+    for v in values {
+        let mut ordered = [0.0f32; 3].into_iter().chain(v).chain([0.0; 64]);
+        let mut numbers = || ordered.next().unwrap_or(0.0);
+        let _ = check::<f32, 3>(&mut Numbers::new(&mut numbers), &format!("direction {v:?}"));
+    }
+    let tiny = f64::from_bits(1);
+    for v in [[tiny, -tiny], [f64::MAX, f64::MAX], [f64::MAX, tiny], [-f64::MAX, 1e-300]] {
+        let mut ordered = [0.0f64, 0.0].into_iter().chain(v).chain([0.0; 64]);
+        let mut numbers = || ordered.next().unwrap_or(0.0);
+        let _ = check::<f64, 2>(&mut Numbers::new(&mut numbers), &format!("direction {v:?}"));
+    }
+}
+
+/// The fuzzers' corpora and crash reproducers (`tests/fuzz/`), replayed through both targets.
+#[test]
+fn fuzz_corpus_and_regressions() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.path().is_dir() {
+            for input in std::fs::read_dir(entry.path()).unwrap().flatten() {
+                let bytes = std::fs::read(input.path()).unwrap();
+                let label = input.path().display().to_string();
+                replay::<f32>(&bytes, &label);
+                replay::<f64>(&bytes, &label);
+                files += 1;
+            }
+        }
+    }
+    assert!(files > 0, "no fuzz inputs found in {dir}");
+}
+
+
