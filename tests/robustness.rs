@@ -14,7 +14,11 @@ use robust::{Numbers, Raw, check, replay};
 fn special<T: Raw>(rng: &mut StdRng, wild: f64) -> T {
     let wide = |x: f64| T::from_wide(x);
     let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
-    let class = if rng.random_bool(wild) { rng.random_range(0..12) } else { 7 };
+    let class = if rng.random_bool(wild) {
+        rng.random_range(0..12)
+    } else {
+        7
+    };
     match class {
         0 => wide(f64::NAN),
         1 => wide(sign * f64::INFINITY),
@@ -41,7 +45,10 @@ fn run<T: Raw, const D: usize>(cases: u64) {
         hits += check::<T, D>(&mut Numbers::new(&mut next), &format!("{}D seed {seed}", D));
     }
     // The casts were reached: a few percent of the cases hit something.
-    assert!(hits > cases as usize / 50, "only {hits} hits in {cases} cases");
+    assert!(
+        hits > cases as usize / 50,
+        "only {hits} hits in {cases} cases"
+    );
 }
 
 #[test]
@@ -81,7 +88,12 @@ fn subnormal_and_huge_directions_are_normalised() {
         let _ = check::<f32, 3>(&mut Numbers::new(&mut numbers), &format!("direction {v:?}"));
     }
     let tiny = f64::from_bits(1);
-    for v in [[tiny, -tiny], [f64::MAX, f64::MAX], [f64::MAX, tiny], [-f64::MAX, 1e-300]] {
+    for v in [
+        [tiny, -tiny],
+        [f64::MAX, f64::MAX],
+        [f64::MAX, tiny],
+        [-f64::MAX, 1e-300],
+    ] {
         let mut ordered = [0.0f64, 0.0].into_iter().chain(v).chain([0.0; 64]);
         let mut numbers = || ordered.next().unwrap_or(0.0);
         let _ = check::<f64, 2>(&mut Numbers::new(&mut numbers), &format!("direction {v:?}"));
@@ -106,5 +118,3 @@ fn fuzz_corpus_and_regressions() {
     }
     assert!(files > 0, "no fuzz inputs found in {dir}");
 }
-
-

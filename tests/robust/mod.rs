@@ -98,7 +98,7 @@ fn rotation<T: Raw, const D: usize>(n: &mut Numbers<T>) -> SMatrix<T, D, D> {
     }
     let mut m = m.map(T::from_wide);
     let choice = wide(n.one());
-    if choice.is_finite() && choice.to_bits() % 4 == 0 {
+    if choice.is_finite() && choice.to_bits().is_multiple_of(4) {
         let k = (choice.to_bits() as usize / 4) % (D * D);
         m[(k / D, k % D)] = n.one();
     }
@@ -111,8 +111,13 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
     let origin: Point<T, D> = n.point();
     let dir: SVector<T, D> = n.vector();
     let ray = Ray::new(origin, dir);
-    let valid = all_finite(&origin.coords) && all_finite(&dir) && dir.iter().any(|x| wide(*x) != 0.0);
-    assert_eq!(ray.is_ok(), valid, "{label}: Ray::new({origin:?}, {dir:?}) = {ray:?}");
+    let valid =
+        all_finite(&origin.coords) && all_finite(&dir) && dir.iter().any(|x| wide(*x) != 0.0);
+    assert_eq!(
+        ray.is_ok(),
+        valid,
+        "{label}: Ray::new({origin:?}, {dir:?}) = {ray:?}"
+    );
     if let Ok(ray) = &ray {
         check_ray_direction(ray, &dir.map(wide), label);
     }
@@ -120,10 +125,20 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
     let between = Ray::between(origin, far);
     let valid = all_finite(&origin.coords)
         && all_finite(&far.coords)
-        && origin.iter().zip(far.iter()).any(|(a, b)| wide(*a) != wide(*b));
-    assert_eq!(between.is_ok(), valid, "{label}: Ray::between({origin:?}, {far:?}) = {between:?}");
+        && origin
+            .iter()
+            .zip(far.iter())
+            .any(|(a, b)| wide(*a) != wide(*b));
+    assert_eq!(
+        between.is_ok(),
+        valid,
+        "{label}: Ray::between({origin:?}, {far:?}) = {between:?}"
+    );
     if let Ok((ray, length)) = &between {
-        assert!(!wide(*length).is_nan() && wide(*length) > 0.0, "{label}: between length {length:?}");
+        assert!(
+            !wide(*length).is_nan() && wide(*length) > 0.0,
+            "{label}: between length {length:?}"
+        );
         // The exact difference (f64 subtraction of subnormals is exact), or halves where the
         // difference overflows.
         let given = far.coords.map(wide) - origin.coords.map(wide);
@@ -139,22 +154,41 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
     let centre: Point<T, D> = n.point();
     let radius = n.one();
     let sphere = Sphere::new(centre, radius);
-    let valid = all_finite(&centre.coords) && wide(radius).is_finite() && !(wide(radius) < 0.0);
-    assert_eq!(sphere.is_ok(), valid, "{label}: Sphere::new({centre:?}, {radius:?}) = {sphere:?}");
+    let valid = all_finite(&centre.coords) && wide(radius).is_finite() && wide(radius) >= 0.0;
+    assert_eq!(
+        sphere.is_ok(),
+        valid,
+        "{label}: Sphere::new({centre:?}, {radius:?}) = {sphere:?}"
+    );
 
     let axes: SVector<T, D> = n.vector();
     let m = rotation::<T, D>(n);
-    let axes_valid = all_finite(&centre.coords) && all_finite(&axes) && axes.iter().all(|a| wide(*a) > 0.0);
+    let axes_valid =
+        all_finite(&centre.coords) && all_finite(&axes) && axes.iter().all(|a| wide(*a) > 0.0);
     let aligned = Ellipsoid::new(centre, axes);
-    assert_eq!(aligned.is_ok(), axes_valid, "{label}: Ellipsoid::new({centre:?}, {axes:?}) = {aligned:?}");
+    assert_eq!(
+        aligned.is_ok(),
+        axes_valid,
+        "{label}: Ellipsoid::new({centre:?}, {axes:?}) = {aligned:?}"
+    );
     let oriented = Ellipsoid::oriented(centre, axes, Rotation::from_matrix_unchecked(m));
     let valid = axes_valid && m.iter().all(|x| wide(*x).is_finite()) && orthonormal(&m);
-    assert_eq!(oriented.is_ok(), valid, "{label}: Ellipsoid::oriented({centre:?}, {axes:?}, {m:?}) = {oriented:?}");
+    assert_eq!(
+        oriented.is_ok(),
+        valid,
+        "{label}: Ellipsoid::oriented({centre:?}, {axes:?}, {m:?}) = {oriented:?}"
+    );
 
     let (lo, hi): (Point<T, D>, Point<T, D>) = (n.point(), n.point());
     let boxed = Aabb::new(lo, hi);
-    let valid = all_finite(&lo.coords) && all_finite(&hi.coords) && lo.iter().zip(hi.iter()).all(|(a, b)| wide(*a) <= wide(*b));
-    assert_eq!(boxed.is_ok(), valid, "{label}: Aabb::new({lo:?}, {hi:?}) = {boxed:?}");
+    let valid = all_finite(&lo.coords)
+        && all_finite(&hi.coords)
+        && lo.iter().zip(hi.iter()).all(|(a, b)| wide(*a) <= wide(*b));
+    assert_eq!(
+        boxed.is_ok(),
+        valid,
+        "{label}: Aabb::new({lo:?}, {hi:?}) = {boxed:?}"
+    );
     let half: SVector<T, D> = n.vector();
     let from_centre = Aabb::from_center(centre, half);
     // Valid: finite, no negative half extent; Ok also needs the exact bounds |c| + h to fit in
@@ -165,16 +199,26 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
         let error = (c - (s - (s - c))) + (h - (s - c));
         s < T::MAX_WIDE || (s == T::MAX_WIDE && error <= 0.0)
     });
-    let valid = all_finite(&centre.coords) && all_finite(&half) && half.iter().all(|h| !(wide(*h) < 0.0));
+    let valid =
+        all_finite(&centre.coords) && all_finite(&half) && half.iter().all(|h| wide(*h) >= 0.0);
     match &from_centre {
         Ok(b) => {
-            assert!(valid, "{label}: Aabb::from_center({centre:?}, {half:?}) = {b:?}");
+            assert!(
+                valid,
+                "{label}: Aabb::from_center({centre:?}, {half:?}) = {b:?}"
+            );
             for i in 0..D {
                 let (c, h) = (wide(centre[i]), wide(half[i]));
-                assert!(wide(b.min()[i]) <= c - h && wide(b.max()[i]) >= c + h, "{label}: from_center bounds {b:?}");
+                assert!(
+                    wide(b.min()[i]) <= c - h && wide(b.max()[i]) >= c + h,
+                    "{label}: from_center bounds {b:?}"
+                );
             }
         }
-        Err(e) => assert!(!valid || !fits, "{label}: Aabb::from_center({centre:?}, {half:?}) = {e:?}"),
+        Err(e) => assert!(
+            !valid || !fits,
+            "{label}: Aabb::from_center({centre:?}, {half:?}) = {e:?}"
+        ),
     }
 
     // Casts on everything valid.
@@ -210,13 +254,20 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
             let swept = shape.cast_sphere(ray, ball, max_distance);
             if wide(ball).is_nan() || wide(ball) < 0.0 {
                 assert!(swept.is_none(), "{what}: cast_sphere with a bad radius hit");
-                assert!(shape.sphere_span(ray, ball).is_none(), "{what}: sphere_span with a bad radius");
+                assert!(
+                    shape.sphere_span(ray, ball).is_none(),
+                    "{what}: sphere_span with a bad radius"
+                );
             }
             check_hit(swept, max_distance, &what);
             check_span(shape.sphere_span(ray, ball), &what);
             let mut batch = [None];
             shape.cast_rays(core::slice::from_ref(ray), max_distance, &mut batch);
-            assert_eq!(batch[0], shape.cast_ray(ray, max_distance), "{what}: cast_rays differs");
+            assert_eq!(
+                batch[0],
+                shape.cast_ray(ray, max_distance),
+                "{what}: cast_rays differs"
+            );
         }
     }
     hits
@@ -235,10 +286,17 @@ pub fn replay<T: Raw>(bytes: &[u8], label: &str) -> usize {
 }
 
 /// A stored direction is unit and points along the one given.
-fn check_ray_direction<T: Raw, const D: usize>(ray: &Ray<T, D>, given: &SVector<f64, D>, label: &str) {
+fn check_ray_direction<T: Raw, const D: usize>(
+    ray: &Ray<T, D>,
+    given: &SVector<f64, D>,
+    label: &str,
+) {
     let d = ray.dir().map(wide);
     let tolerance = 4.0 * D as f64 * T::EPSILON_WIDE;
-    assert!((d.norm_squared() - 1.0).abs() <= tolerance, "{label}: |dir| of {ray:?}");
+    assert!(
+        (d.norm_squared() - 1.0).abs() <= tolerance,
+        "{label}: |dir| of {ray:?}"
+    );
     // Scale the given direction by a power of two (exact) before comparing, so that huge and
     // subnormal components keep their ratios.
     let m = given.amax();
@@ -247,26 +305,44 @@ fn check_ray_direction<T: Raw, const D: usize>(ray: &Ray<T, D>, given: &SVector<
     let half = (-exponent / 2.0).floor();
     let g = given * 2f64.powf(half) * 2f64.powf(-exponent - half);
     let along = g.dot(&d) / g.norm();
-    assert!(along >= 1.0 - tolerance, "{label}: {ray:?} does not point along {given:?}");
+    assert!(
+        along >= 1.0 - tolerance,
+        "{label}: {ray:?} does not point along {given:?}"
+    );
 }
 
 fn check_hit<T: Raw, const D: usize>(hit: Option<Hit<T, D>>, max_distance: T, what: &str) {
     let max = wide(max_distance);
     if max.is_nan() || max < 0.0 {
-        assert!(hit.is_none(), "{what}: hit with a bad max_distance: {hit:?}");
+        assert!(
+            hit.is_none(),
+            "{what}: hit with a bad max_distance: {hit:?}"
+        );
     }
     let Some(h) = hit else { return };
     let d = wide(h.distance);
-    assert!(d.is_finite() && d >= 0.0 && d <= max, "{what}: distance {h:?}");
-    assert!(h.point.iter().all(|x| wide(*x).is_finite()), "{what}: point {h:?}");
+    assert!(
+        d.is_finite() && d >= 0.0 && d <= max,
+        "{what}: distance {h:?}"
+    );
+    assert!(
+        h.point.iter().all(|x| wide(*x).is_finite()),
+        "{what}: point {h:?}"
+    );
     let n = h.normal.map(wide);
     let tolerance = 4.0 * D as f64 * T::EPSILON_WIDE;
-    assert!((n.norm_squared() - 1.0).abs() <= tolerance, "{what}: normal {h:?}");
+    assert!(
+        (n.norm_squared() - 1.0).abs() <= tolerance,
+        "{what}: normal {h:?}"
+    );
 }
 
 fn check_span<T: Raw>(span: Option<Span<T>>, what: &str) {
     if let Some(s) = span {
         let (a, b) = (wide(s.enter), wide(s.exit));
-        assert!(a.is_finite() && b.is_finite() && a <= b, "{what}: span {s:?}");
+        assert!(
+            a.is_finite() && b.is_finite() && a <= b,
+            "{what}: span {s:?}"
+        );
     }
 }
