@@ -44,9 +44,15 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
     /// Shape-specific data about the first contact.
     type Contact;
 
-    /// Where the ball's centre, moving along the whole line through `ray`, first and last touches
-    /// the solid (`inside` when it touches it at the origin); `None` if it never does.
-    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>>;
+    /// Where the ball's centre, moving along the whole line through `ray`, first touches the solid
+    /// and, if `with_exit`, where it last does (otherwise `exit` is `enter`); `inside` when it
+    /// touches it at the origin. `None` if it never does.
+    fn sweep(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        with_exit: bool,
+    ) -> Option<Crossing<Self::Contact>>;
 
     /// The contact point on the solid's surface at the first touch, and the outward normal there
     /// (any length, non-zero), in the working precision.
@@ -129,7 +135,7 @@ where
     first_hit(
         ray,
         max_distance,
-        || shape.sweep(ray, radius),
+        || shape.sweep(ray, radius, false),
         |x| shape.sweep_contact(ray, radius, x),
     )
 }
@@ -152,7 +158,7 @@ where
     if !(radius > 0.0) || !radius.is_finite() {
         return None;
     }
-    shape.sweep(ray, radius).and_then(|x| span(&x))
+    shape.sweep(ray, radius, true).and_then(|x| span(&x))
 }
 
 /// A crossing's distances rounded to the public width; `None` where one is not finite (inputs

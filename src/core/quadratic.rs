@@ -213,6 +213,16 @@ impl Shortcut {
     /// The shortcut for `f64` results, which keep the plain evaluation within a few ulps.
     const WIDE: (f64, f64) = (0.25, 2.0);
 
+    /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
+    /// on how far the origin may be (the cancellation margins still guard the distances).
+    #[inline]
+    pub(crate) fn distances_only<T: crate::Real>() -> Self {
+        Shortcut {
+            reach2: f64::INFINITY,
+            ..Self::of::<T>(0.0)
+        }
+    }
+
     /// The shortcut for a result of width `T` whose contact point has a coordinate of magnitude
     /// at least `point_scale`.
     #[inline]

@@ -85,20 +85,19 @@ pub(crate) fn first_touch<const D: usize>(
     start: f64,
     shortcut: Shortcut,
 ) -> Option<f64> {
+    // Where each coordinate of the centre crosses each bound (infinite where it never does).
+    let mut crossings = [[f64::INFINITY; 2]; D];
+    for i in 0..D {
+        if n[i] != 0.0 {
+            crossings[i] = [(min[i] - o[i]) / n[i], (max[i] - o[i]) / n[i]];
+        }
+    }
     let mut t = start;
     for _ in 0..=2 * D {
-        // The next breakpoint: where a coordinate of the centre crosses a bound after t.
-        let mut next = f64::INFINITY;
-        for i in 0..D {
-            if n[i] != 0.0 {
-                for b in [min[i], max[i]] {
-                    let at = (b - o[i]) / n[i];
-                    if at > t && at < next {
-                        next = at;
-                    }
-                }
-            }
-        }
+        // The next breakpoint after t.
+        let next = crossings.iter().flatten().fold(f64::INFINITY, |next, &at| {
+            if at > t && at < next { at } else { next }
+        });
         // Which axes are outside on (t, next), judged inside the stretch, away from its ends.
         let probe = if next.is_finite() {
             0.5 * t + 0.5 * next

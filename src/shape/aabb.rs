@@ -265,18 +265,26 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
     type Contact = SVector<f64, D>;
 
     #[inline]
-    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+    fn sweep(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        with_exit: bool,
+    ) -> Option<Crossing<Self::Contact>> {
         let o = widen(&ray.origin().coords);
         let n = ray.working_dir();
         let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
         let grown = grown_box(&o, &n, &min, &max, radius)?;
-        // Edge and corner contacts are on the box: their coordinates are at least as large as
-        // the ball's radius allows for the plain evaluation, conservatively.
-        let shortcut = Shortcut::of::<T>(radius);
+        // The contact point is built from the centre, not from the core's closest approach: only
+        // the core's distances matter here.
+        let shortcut = Shortcut::distances_only::<T>();
         let enter = first_touch(&o, &n, &min, &max, radius, grown.enter, shortcut)?;
         // The last touch is the first touch of the ball moving the other way.
-        let exit =
-            first_touch(&o, &-n, &min, &max, radius, -grown.exit, shortcut).map_or(enter, |t| -t);
+        let exit = if with_exit {
+            first_touch(&o, &-n, &min, &max, radius, -grown.exit, shortcut).map_or(enter, |t| -t)
+        } else {
+            enter
+        };
         Some(Crossing {
             enter,
             exit: exit.max(enter),

@@ -379,7 +379,12 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
     /// Distances are measured from the line's closest approach to the centre, formed in twice the
     /// working precision, so that a far origin costs no precision near the ellipsoid.
     #[inline]
-    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+    fn sweep(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        with_exit: bool,
+    ) -> Option<Crossing<Self::Contact>> {
         let local = self.in_local_frame(ray.origin());
         let n = self.in_local_axes(&ray.working_dir());
         let a = widen(&self.semi_axes);
@@ -391,14 +396,22 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         let bound = a.max() + radius;
         let half_chord = sqrt((bound * bound - m.dot(&m)).max(0.0)) / n.norm();
         let enter = first_touch(&m, &n, &a, radius, grown.enter.max(-half_chord))?;
-        let exit = first_touch(&m, &-n, &a, radius, (-grown.exit).max(-half_chord))
-            .map_or(enter.t, |x| -x.t);
-        let o = local.hi() + local.lo();
-        let inside = contains(&o, &a)
-            || unit_and_length(&closest_outside(&o, &a, 0.0).offset)
-                .is_none_or(|(_, d)| d <= radius);
+        let exit = if with_exit {
+            first_touch(&m, &-n, &a, radius, (-grown.exit).max(-half_chord))
+                .map_or(enter.t, |x| -x.t)
+        } else {
+            enter.t
+        };
+        let world_enter = foot + (foot_lo + enter.t);
+        // A first touch ahead of the origin means the ball is clear of the ellipsoid there.
+        let inside = world_enter <= 0.0 && {
+            let o = local.hi() + local.lo();
+            contains(&o, &a)
+                || unit_and_length(&closest_outside(&o, &a, 0.0).offset)
+                    .is_none_or(|(_, d)| d <= radius)
+        };
         Some(Crossing {
-            enter: foot + (foot_lo + enter.t),
+            enter: world_enter,
             exit: foot + (foot_lo + exit.max(enter.t)),
             inside,
             entry: enter.closest,

@@ -182,7 +182,12 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
     /// A ball of radius `ρ` touches this one where its centre is within `r + ρ` of the centre:
     /// the line against the ball of the summed radius.
     #[inline]
-    fn sweep(&self, ray: &Ray<T, D>, radius: f64) -> Option<Crossing<Self::Contact>> {
+    fn sweep(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        _with_exit: bool,
+    ) -> Option<Crossing<Self::Contact>> {
         let n = ray.working_dir();
         let reach = self.radius.to_wide() + radius;
         let x = line_ball(&self.offset(ray.origin()), &n, reach, self.shortcut())?;
