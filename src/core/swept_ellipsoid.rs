@@ -42,11 +42,13 @@ pub(crate) fn contains<const D: usize>(p: &SVector<f64, D>, a: &SVector<f64, D>)
 
 /// The closest point of the ellipsoid `|x / a| ≤ 1` to `p`, which must lie outside it; the
 /// search for the multiplier starts at `guess` when that lies inside the bracket (the multiplier
-/// of a nearby point), else at the bracket's low end.
+/// of a nearby point), else at the bracket's low end, and stops when a step is below `tolerance`
+/// relative to the multiplier.
 pub(crate) fn closest_outside<const D: usize>(
     p: &SVector<f64, D>,
     a: &SVector<f64, D>,
     guess: f64,
+    tolerance: f64,
 ) -> Closest<D> {
     let ap = p.component_mul(a);
     let reach = unit_and_length(&ap).map_or(0.0, |(_, l)| l);
@@ -79,7 +81,7 @@ pub(crate) fn closest_outside<const D: usize>(
         } else {
             0.5 * (lo + hi)
         };
-        if (next - s).abs() <= 2.0 * f64::EPSILON * s || hi - lo <= 2.0 * f64::EPSILON * hi {
+        if (next - s).abs() <= tolerance * s || hi - lo <= tolerance * hi {
             s = next;
             break;
         }
@@ -102,13 +104,16 @@ pub(crate) struct Touch<const D: usize> {
 }
 
 /// The first parameter `t ≥ start` at which the ball of radius `r` centred at `o + t·n` touches
-/// the ellipsoid `|x / a| ≤ 1`, given that it does not overlap it before `start`.
+/// the ellipsoid `|x / a| ≤ 1`, given that it does not overlap it before `start`. The iterations
+/// stop when a step is below `tolerance` relative to the parameter (or to `r`): Newton's method
+/// converges quadratically, so what remains is far smaller than that.
 pub(crate) fn first_touch<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
     a: &SVector<f64, D>,
     r: f64,
     start: f64,
+    tolerance: f64,
 ) -> Option<Touch<D>> {
     let mut t = start;
     let mut guess = 0.0;
@@ -121,7 +126,7 @@ pub(crate) fn first_touch<const D: usize>(
                 closest: inside_at(p),
             });
         }
-        let closest = closest_outside(&p, a, guess);
+        let closest = closest_outside(&p, a, guess, tolerance);
         guess = closest.multiplier;
         let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
         let gap = distance - r;
@@ -134,19 +139,19 @@ pub(crate) fn first_touch<const D: usize>(
             return None;
         }
         let next = t - gap / slope;
-        if next - t <= 2.0 * f64::EPSILON * next.abs().max(r) {
+        if next - t <= tolerance * next.abs().max(r) {
             // Converged: the contact at the final parameter.
             let p = o + n * next;
             let closest = if contains(&p, a) {
                 inside_at(p)
             } else {
-                closest_outside(&p, a, guess)
+                closest_outside(&p, a, guess, tolerance)
             };
             return Some(Touch { t: next, closest });
         }
         t = next;
     }
-    let closest = closest_outside(&(o + n * t), a, guess);
+    let closest = closest_outside(&(o + n * t), a, guess, tolerance);
     Some(Touch { t, closest })
 }
 
@@ -164,10 +169,13 @@ mod tests {
     use super::*;
     use nalgebra::{Vector2, Vector3};
 
+    /// Full f64 precision.
+    const FULL: f64 = 2.0 * f64::EPSILON;
+
     #[test]
     fn closest_point_of_a_sphere_is_radial() {
         let a = Vector3::new(2.0, 2.0, 2.0);
-        let c = closest_outside(&Vector3::new(6.0, 0.0, 0.0), &a, 0.0);
+        let c = closest_outside(&Vector3::new(6.0, 0.0, 0.0), &a, 0.0, FULL);
         assert_eq!(c.point, Vector3::new(2.0, 0.0, 0.0));
         assert_eq!(c.offset, Vector3::new(4.0, 0.0, 0.0));
     }
@@ -176,7 +184,7 @@ mod tests {
     fn closest_point_lies_on_the_surface_and_along_the_normal() {
         let a = Vector2::new(3.0, 0.5);
         let p = Vector2::new(2.0, 4.0);
-        let c = closest_outside(&p, &a, 0.0);
+        let c = closest_outside(&p, &a, 0.0, FULL);
         let on = (c.point[0] / 3.0).powi(2) + (c.point[1] / 0.5).powi(2);
         assert!((on - 1.0).abs() < 1e-14);
         let normal = Vector2::new(c.point[0] / 9.0, c.point[1] / 0.25);
@@ -186,15 +194,29 @@ mod tests {
     #[test]
     fn head_on_touch_of_a_flat_ellipsoid() {
         let a = Vector3::new(1.0, 1.0, 1e-6);
-        let touch =
-            first_touch(&Vector3::new(0.0, 0.0, 10.0), &-Vector3::z(), &a, 0.5, 0.0).unwrap();
+        let touch = first_touch(
+            &Vector3::new(0.0, 0.0, 10.0),
+            &-Vector3::z(),
+            &a,
+            0.5,
+            0.0,
+            FULL,
+        )
+        .unwrap();
         assert!((touch.t - (9.5 - 1e-6)).abs() < 4.0 * f64::EPSILON * 10.0);
     }
 
     #[test]
     fn passing_clear_is_a_miss() {
         let a = Vector2::new(2.0, 1.0);
-        let far_above = first_touch(&Vector2::new(-10.0, 1.6), &Vector2::x(), &a, 0.5, -10.0);
+        let far_above = first_touch(
+            &Vector2::new(-10.0, 1.6),
+            &Vector2::x(),
+            &a,
+            0.5,
+            -10.0,
+            FULL,
+        );
         assert!(far_above.is_none());
     }
 }

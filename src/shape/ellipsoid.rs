@@ -370,6 +370,39 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     }
 }
 
+/// Where the line `m + t·n` (local frame) is inside an ellipsoid that contains the ellipsoid `a`
+/// swept by a ball of radius `ρ`: semi-axes `b_i = √(a_i² + 2ρ·a_max + ρ²)`. Its support function
+/// `√(Σ a_i² u_i² + 2ρ·a_max + ρ²)` is at least `√(Σ a_i² u_i²) + ρ`, the swept body's, because
+/// `√(Σ a_i² u_i²) ≤ a_max`. The interval is widened by a rounding margin, so that it is safe to
+/// start the contact search at its entry; `None` when the line misses the container (and so the
+/// swept body).
+#[inline]
+fn swept_container<const D: usize>(
+    m: &SVector<f64, D>,
+    n: &SVector<f64, D>,
+    a: &SVector<f64, D>,
+    radius: f64,
+) -> Option<(f64, f64)> {
+    let grow = radius * (2.0 * a.max() + radius);
+    let inv_b2 = a.map(|x| 1.0 / (x * x + grow));
+    let qa = n.component_mul(n).dot(&inv_b2);
+    let qb = m.component_mul(n).dot(&inv_b2);
+    let qc = m.component_mul(m).dot(&inv_b2) - 1.0;
+    let disc = qb * qb - qa * qc;
+    if disc < 0.0 {
+        return None;
+    }
+    let q = -(qb + sqrt(disc).copysign(qb));
+    let (first, second) = (q / qa, qc / q);
+    let (near, far) = (first.min(second), first.max(second));
+    if near.is_nan() || far.is_nan() {
+        return Some((f64::NEG_INFINITY, f64::INFINITY));
+    }
+    // A few thousand ulps of the container's reach: far more than the rounding above.
+    let margin = 1e-12 * (near.abs().max(far.abs()) + sqrt(1.0 / inv_b2.min()) / sqrt(qa));
+    Some((near - margin, far + margin))
+}
+
 impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
     /// The closest point at the first touch, in the local frame.
     type Contact = Closest<D>;
@@ -391,14 +424,27 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         let approach = closest_approach(&local, &n);
         let (m, (foot, foot_lo)) = (approach.perp, approach.foot);
         let grown = grown_box(&m, &n, &-a, &a, radius)?;
-        // The swept body also lies in the ball of radius a_max + r; m is the line's closest
-        // approach to its centre, so the line is in that ball for |t| ≤ √(R² − |m|²)/|n|.
-        let bound = a.max() + radius;
-        let half_chord = sqrt((bound * bound - m.dot(&m)).max(0.0)) / n.norm();
-        let enter = first_touch(&m, &n, &a, radius, grown.enter.max(-half_chord))?;
+        let (container_enter, container_exit) = swept_container(&m, &n, &a, radius)?;
+        // Iterate to 2^-17 of the width's epsilon (2^-40 for f32), or to f64's last bits.
+        let tolerance = (T::EPSILON_WIDE / 131072.0).max(2.0 * f64::EPSILON);
+        let enter = first_touch(
+            &m,
+            &n,
+            &a,
+            radius,
+            grown.enter.max(container_enter),
+            tolerance,
+        )?;
         let exit = if with_exit {
-            first_touch(&m, &-n, &a, radius, (-grown.exit).max(-half_chord))
-                .map_or(enter.t, |x| -x.t)
+            first_touch(
+                &m,
+                &-n,
+                &a,
+                radius,
+                (-grown.exit).max(-container_exit),
+                tolerance,
+            )
+            .map_or(enter.t, |x| -x.t)
         } else {
             enter.t
         };
@@ -407,7 +453,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         let inside = world_enter <= 0.0 && {
             let o = local.hi() + local.lo();
             contains(&o, &a)
-                || unit_and_length(&closest_outside(&o, &a, 0.0).offset)
+                || unit_and_length(&closest_outside(&o, &a, 0.0, tolerance).offset)
                     .is_none_or(|(_, d)| d <= radius)
         };
         Some(Crossing {
