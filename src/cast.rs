@@ -20,6 +20,15 @@ pub(crate) struct Crossing<E> {
     pub(crate) entry: E,
 }
 
+/// A contact point and the outward unit normal there, if defined.
+pub(crate) type Contact<const D: usize> = (SVector<f64, D>, Option<SVector<f64, D>>);
+
+/// `v / |v|`, or `None` for a zero (or non-finite) `v`.
+#[inline]
+pub(crate) fn unit<const D: usize>(v: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+    unit_and_length(v).map(|(u, _)| u)
+}
+
 /// A shape's line query: the one thing each shape provides, on top of which [`cast_ray`] and
 /// [`ray_span`] give the public semantics.
 pub(crate) trait LineQuery<T: Real, const D: usize> {
@@ -29,13 +38,9 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// Where the whole line through `ray` crosses the solid; `None` if it misses.
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>>;
 
-    /// The entry point, and the outward normal there (any length, non-zero), in the working
-    /// precision.
-    fn contact(
-        &self,
-        ray: &Ray<T, D>,
-        crossing: &Crossing<Self::Entry>,
-    ) -> (SVector<f64, D>, SVector<f64, D>);
+    /// The entry point, and the outward unit normal there (`None` where it is undefined: a point
+    /// target), in the working precision.
+    fn contact(&self, ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D>;
 }
 
 /// A shape's swept-ball query: where a ball of positive radius, its centre on the line through a
@@ -54,14 +59,14 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
         with_exit: bool,
     ) -> Option<Crossing<Self::Contact>>;
 
-    /// The contact point on the solid's surface at the first touch, and the outward normal there
-    /// (any length, non-zero), in the working precision.
+    /// The contact point on the solid's surface at the first touch, and the outward unit normal
+    /// there (`None` where it is undefined), in the working precision.
     fn sweep_contact(
         &self,
         ray: &Ray<T, D>,
         radius: f64,
         crossing: &Crossing<Self::Contact>,
-    ) -> (SVector<f64, D>, SVector<f64, D>);
+    ) -> Contact<D>;
 }
 
 /// The first contact within `[0, max_distance]`, with the public edge semantics: `None` for a NaN
@@ -71,7 +76,7 @@ fn first_hit<T: Real, const D: usize, E>(
     ray: &Ray<T, D>,
     max_distance: T,
     crossing: impl FnOnce() -> Option<Crossing<E>>,
-    contact: impl FnOnce(&Crossing<E>) -> (SVector<f64, D>, SVector<f64, D>),
+    contact: impl FnOnce(&Crossing<E>) -> Contact<D>,
 ) -> Option<Hit<T, D>> {
     let max_distance = max_distance.to_wide();
     if !(max_distance >= 0.0) {
@@ -182,20 +187,21 @@ pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D
     }
 }
 
-/// A hit rounded to the public width; `None` if the contact is not finite (an input near the
-/// limits of the width overflowed), so that no hit carries an infinity or a NaN.
+/// A hit rounded to the public width, with normal `-dir` where the contact has none; `None` if
+/// the contact is not finite (an input near the limits of the width overflowed), so that no hit
+/// carries an infinity or a NaN.
 #[inline]
 pub(crate) fn hit<T: Real, const D: usize>(
     distance: f64,
     point: &SVector<f64, D>,
-    normal: &SVector<f64, D>,
+    normal: &Option<SVector<f64, D>>,
     ray: &Ray<T, D>,
 ) -> Option<Hit<T, D>> {
     if !point.iter().all(|v| v.is_finite()) {
         return None;
     }
-    let normal = match unit_and_length(normal) {
-        Some((unit, _)) => Unit::new_unchecked(narrow(&unit)),
+    let normal = match normal {
+        Some(unit) => Unit::new_unchecked(narrow(unit)),
         None => -*ray.dir(),
     };
     let hit = Hit {

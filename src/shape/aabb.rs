@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Crossing, LineQuery, SweepQuery};
+use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
 use crate::core::swept_box::{first_touch, grown_box, touches};
@@ -243,11 +243,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     }
 
     #[inline]
-    fn contact(
-        &self,
-        ray: &Ray<T, D>,
-        crossing: &Crossing<Self::Entry>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    fn contact(&self, ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
         let e = &crossing.entry;
         let point = entry_point(
             &e.slab,
@@ -256,7 +252,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
             &widen(&self.min.coords),
             &widen(&self.max.coords),
         );
-        (point, entry_normal(&e.slab, &e.dir))
+        // A face normal: an axis vector, already unit.
+        (point, Some(entry_normal(&e.slab, &e.dir)))
     }
 }
 
@@ -300,11 +297,11 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         ray: &Ray<T, D>,
         _radius: f64,
         crossing: &Crossing<Self::Contact>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    ) -> Contact<D> {
         let centre = widen(&ray.origin().coords) + crossing.entry * crossing.enter;
         let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
         let point = SVector::from_fn(|i, _| centre[i].clamp(min[i], max[i]));
-        (point, centre - point)
+        (point, unit(&(centre - point)))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
-use crate::cast::{self, Crossing, LineQuery, SweepQuery};
+use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::{Dot2, div_pair};
 use crate::core::quadratic::{LineBall, Offset, Shortcut, closest_approach, line_ball};
 use crate::core::swept_box::grown_box;
@@ -355,18 +355,14 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     }
 
     #[inline]
-    fn contact(
-        &self,
-        _ray: &Ray<T, D>,
-        crossing: &Crossing<Self::Entry>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    fn contact(&self, _ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
         let e = &crossing.entry;
         let on_unit_sphere = e.ball.entry_offset(&e.local_dir);
         let a = widen(&self.semi_axes);
         let point =
             widen(&self.center.coords) + self.in_world_axes(&on_unit_sphere.component_mul(&a));
         let normal = self.in_world_axes(&on_unit_sphere.component_div(&a));
-        (point, normal)
+        (point, unit(&normal))
     }
 }
 
@@ -470,10 +466,10 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         _ray: &Ray<T, D>,
         _radius: f64,
         crossing: &Crossing<Self::Contact>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    ) -> Contact<D> {
         let closest = &crossing.entry;
         let point = widen(&self.center.coords) + self.in_world_axes(&closest.point);
-        (point, self.in_world_axes(&closest.offset))
+        (point, unit(&self.in_world_axes(&closest.offset)))
     }
 }
 

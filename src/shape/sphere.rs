@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Crossing, LineQuery, SweepQuery};
+use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
@@ -165,14 +165,10 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     }
 
     #[inline]
-    fn contact(
-        &self,
-        _ray: &Ray<T, D>,
-        crossing: &Crossing<Self::Entry>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    fn contact(&self, _ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
         let (x, n) = &crossing.entry;
         let h = x.entry_offset(n);
-        (widen(&self.center.coords) + h, h)
+        (widen(&self.center.coords) + h, unit(&h))
     }
 }
 
@@ -206,13 +202,13 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
         _ray: &Ray<T, D>,
         radius: f64,
         crossing: &Crossing<Self::Contact>,
-    ) -> (SVector<f64, D>, SVector<f64, D>) {
+    ) -> Contact<D> {
         let (x, n) = &crossing.entry;
         let centres = x.entry_offset(n);
         let r = self.radius.to_wide();
         (
             widen(&self.center.coords) + centres * (r / (r + radius)),
-            centres,
+            unit(&centres),
         )
     }
 }
