@@ -1063,7 +1063,7 @@ fn table(rows: &[Row]) -> String {
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {:.3e} | {} |",
+            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {:.3e} | {} |",
             r.family,
             r.width,
             r.dim,
@@ -1075,6 +1075,7 @@ fn table(rows: &[Row]) -> String {
             r.budget,
             r.well,
             r.band,
+            r.unresolved,
             r.wrong,
             r.textbook_span,
             r.textbook_wrong
