@@ -23,8 +23,8 @@ use std::fmt::Write as _;
 
 use common::reference::{self, Big, Change, Crossing, big, gap, to_f64};
 use common::scenes::{
-    Scenes, add, aimed, box_target, ellipsoid_target, fit_all, near_ellipsoid, ordinary_box,
-    ordinary_sphere, rotated_ellipsoid, scale, sphere, with_dir,
+    Scenes, add, aimed, box_target, ellipsoid_target, fit_all, near_box, near_ellipsoid,
+    ordinary_box, ordinary_sphere, rotated_ellipsoid, scale, sphere, with_dir,
 };
 use common::{Case, Target, Width, ours};
 use rand::Rng as _;
@@ -488,13 +488,7 @@ fn flat_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let mut h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
     h[s.rng.random_range(0..D)] = 0.0;
-    let aim: Vec<f64> = s
-        .in_ball(D)
-        .iter()
-        .zip(&h)
-        .zip(&c)
-        .map(|((u, h), c)| c + 1.3 * u * h)
-        .collect();
+    let aim = near_box(s, &c, &h, 1.3);
     aimed::<T, D>(
         box_target::<T>(&c, &h),
         &scale(&s.in_ball(D), 20.0),
@@ -508,13 +502,7 @@ fn far_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let shift = scale(&s.on_sphere(D), s.log_uniform(r.shift.0, r.shift.1));
     let c = add(&shift, &scale(&s.in_ball(D), 10.0));
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let aim: Vec<f64> = s
-        .in_ball(D)
-        .iter()
-        .zip(&h)
-        .zip(&c)
-        .map(|((u, h), c)| c + 1.3 * u * h)
-        .collect();
+    let aim = near_box(s, &c, &h, 1.3);
     let o = if s.chance(0.5) {
         add(&shift, &scale(&s.in_ball(D), 20.0))
     } else {
@@ -554,13 +542,7 @@ fn axis_parallel_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
 fn inside_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let o: Vec<f64> = s
-        .in_ball(D)
-        .iter()
-        .zip(&h)
-        .zip(&c)
-        .map(|((u, h), c)| c + 0.99 * u * h)
-        .collect();
+    let o = near_box(s, &c, &h, 0.99);
     aimed::<T, D>(
         box_target::<T>(&c, &h),
         &o,

@@ -93,26 +93,30 @@ fn power_of_two_scaling<T: Width, const D: usize>(seed: u64) -> TestResult {
     )
 }
 
-/// Nudging the contact point a few ulps along the normal takes it out of the solid, and against
-/// the normal into it.
-fn hit_point_on_surface<T: Width, const D: usize>(seed: u64) -> TestResult {
-    let case = scene::<T, D>(seed);
-    let Some(hit) = ours::<T, D>(&case).hit else {
-        return TestResult::discard();
-    };
-    if hit.distance == T::zero() {
-        return TestResult::discard();
-    }
+/// The hit of a case that does not start in contact, or `None`.
+fn hit_ahead<T: Width, const D: usize>(case: &Case) -> Option<Hit<T, D>> {
+    ours::<T, D>(case).hit.filter(|h| h.distance != T::zero())
+}
+
+/// Whether nudging the contact point four ulps (of its largest coordinate) along the normal takes
+/// it out of the solid, and against the normal into it.
+fn on_surface<T: Width, const D: usize>(case: &Case, hit: &Hit<T, D>) -> bool {
     let built = Built::<T, D>::new(&case.target);
     let size = hit
         .point
         .iter()
         .fold(1.0f64, |m, x| m.max(x.to_wide().abs()));
-    let step = T::from_wide(4.0 * T::ulp(size));
-    let normal = hit.normal.into_inner();
-    let outside = hit.point + normal * step;
-    let inside = hit.point - normal * step;
-    TestResult::from_bool(!built.shape().contains(&outside) && built.shape().contains(&inside))
+    let step = hit.normal.into_inner() * T::from_wide(4.0 * T::ulp(size));
+    !built.shape().contains(&(hit.point + step)) && built.shape().contains(&(hit.point - step))
+}
+
+/// A ray's contact point lies on the surface.
+fn hit_point_on_surface<T: Width, const D: usize>(seed: u64) -> TestResult {
+    let case = scene::<T, D>(seed);
+    match hit_ahead::<T, D>(&case) {
+        Some(hit) => TestResult::from_bool(on_surface(&case, &hit)),
+        None => TestResult::discard(),
+    }
 }
 
 /// Points of the ray before the hit are outside the solid (rays aimed at the target's middle, so
@@ -235,21 +239,13 @@ fn sweep_scene<T: Width, const D: usize>(seed: u64) -> Case {
 /// few against enter it) and a ball radius from the centre at contact.
 fn sweep_contact_on_surface<T: Width, const D: usize>(seed: u64) -> TestResult {
     let case = sweep_scene::<T, D>(seed);
-    let Some(hit) = ours::<T, D>(&case).hit else {
+    let Some(hit) = hit_ahead::<T, D>(&case) else {
         return TestResult::discard();
     };
-    if hit.distance == T::zero() {
-        return TestResult::discard();
-    }
-    let built = Built::<T, D>::new(&case.target);
     let size = hit
         .point
         .iter()
         .fold(1.0f64, |m, x| m.max(x.to_wide().abs()));
-    let step = T::from_wide(4.0 * T::ulp(size));
-    let normal = hit.normal.into_inner();
-    let on_surface = !built.shape().contains(&(hit.point + normal * step))
-        && built.shape().contains(&(hit.point - normal * step));
     // The centre at contact, formed in f64: its error is the distance's, at most a few ulps.
     let d = hit.distance.to_wide();
     let reach = (0..D)
@@ -257,7 +253,7 @@ fn sweep_contact_on_surface<T: Width, const D: usize>(seed: u64) -> TestResult {
         .sum::<f64>()
         .sqrt();
     let at_radius = (reach - case.ball).abs() <= 8.0 * (T::ulp(d) + T::ulp(size));
-    TestResult::from_bool(on_surface && at_radius)
+    TestResult::from_bool(on_surface(&case, &hit) && at_radius)
 }
 
 /// Before the first contact the ball is clear of the target: at sixteen earlier centres the
@@ -268,12 +264,9 @@ fn sweep_clear_before_contact<T: Width, const D: usize>(seed: u64) -> TestResult
     if crossing(&case, Change::Grow { factor: -0.5 }).is_none() {
         return TestResult::discard();
     }
-    let Some(hit) = ours::<T, D>(&case).hit else {
+    let Some(hit) = hit_ahead::<T, D>(&case) else {
         return TestResult::discard();
     };
-    if hit.distance == T::zero() {
-        return TestResult::discard();
-    }
     let ray = ray::<T, D>(&case);
     let d = hit.distance.to_wide();
     TestResult::from_bool((0..16).all(|k| {

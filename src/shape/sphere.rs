@@ -123,6 +123,23 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         Offset::between(&widen(&p.coords), &widen(&self.center.coords))
     }
 
+    /// Where the line through `ray` is within `reach` of the centre: the quadratic core.
+    #[inline]
+    fn crossing_within(
+        &self,
+        ray: &Ray<T, D>,
+        reach: f64,
+    ) -> Option<Crossing<(LineBall<D>, SVector<f64, D>)>> {
+        let n = ray.working_dir();
+        let x = line_ball(&self.offset(ray.origin()), &n, reach, self.shortcut())?;
+        Some(Crossing {
+            enter: x.near,
+            exit: x.far,
+            inside: x.inside,
+            entry: (x, n),
+        })
+    }
+
     /// When the quadratic core may return its plain evaluation: a contact point on this sphere
     /// has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
     #[inline]
@@ -149,19 +166,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
 
     #[inline]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
-        let n = ray.working_dir();
-        let x = line_ball(
-            &self.offset(ray.origin()),
-            &n,
-            self.radius.to_wide(),
-            self.shortcut(),
-        )?;
-        Some(Crossing {
-            enter: x.near,
-            exit: x.far,
-            inside: x.inside,
-            entry: (x, n),
-        })
+        self.crossing_within(ray, self.radius.to_wide())
     }
 
     #[inline]
@@ -184,15 +189,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
         radius: f64,
         _with_exit: bool,
     ) -> Option<Crossing<Self::Contact>> {
-        let n = ray.working_dir();
-        let reach = self.radius.to_wide() + radius;
-        let x = line_ball(&self.offset(ray.origin()), &n, reach, self.shortcut())?;
-        Some(Crossing {
-            enter: x.near,
-            exit: x.far,
-            inside: x.inside,
-            entry: (x, n),
-        })
+        self.crossing_within(ray, self.radius.to_wide() + radius)
     }
 
     /// The contact lies on the line of centres, at `r / (r + ρ)` of the way from this centre.

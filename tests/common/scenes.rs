@@ -202,16 +202,16 @@ pub fn box_target<T: Width>(centre: &[f64], half: &[f64]) -> Target {
     }
 }
 
+/// A point within `within` times the box of centre `c` and half extents `h`, per axis.
+pub fn near_box(s: &mut Scenes, c: &[f64], h: &[f64], within: f64) -> Vec<f64> {
+    let u = s.in_ball(c.len());
+    (0..c.len()).map(|i| c[i] + within * u[i] * h[i]).collect()
+}
+
 pub fn ordinary_box<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let c = scale(&s.in_ball(D), 10.0);
     let h: Vec<f64> = (0..D).map(|_| s.uniform(0.2, 3.0)).collect();
-    let aim: Vec<f64> = s
-        .in_ball(D)
-        .iter()
-        .zip(&h)
-        .zip(&c)
-        .map(|((u, h), c)| c + 1.3 * u * h)
-        .collect();
+    let aim = near_box(s, &c, &h, 1.3);
     let max = if s.chance(0.2) {
         s.uniform(0.0, 40.0)
     } else {
