@@ -227,7 +227,8 @@ impl Shortcut {
     /// at least `point_scale`.
     #[inline]
     pub(crate) fn of<T: crate::Real>(point_scale: f64) -> Self {
-        let (cancel, reach) = if T::RENORMALISE_DIRECTION {
+        // A width narrower than f64 has guard bits to spare.
+        let (cancel, reach) = if T::EPSILON_WIDE > f64::EPSILON {
             Self::NARROW
         } else {
             Self::WIDE
