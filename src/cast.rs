@@ -130,19 +130,15 @@ where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
-    let radius = radius.to_wide();
-    if radius == 0.0 {
-        return cast_ray(shape, ray, max_distance);
+    match ball_radius(radius)? {
+        0.0 => cast_ray(shape, ray, max_distance),
+        radius => first_hit(
+            ray,
+            max_distance,
+            || shape.sweep(ray, radius, false),
+            |x| shape.sweep_contact(ray, radius, x),
+        ),
     }
-    if !(radius > 0.0) || !radius.is_finite() {
-        return None;
-    }
-    first_hit(
-        ray,
-        max_distance,
-        || shape.sweep(ray, radius, false),
-        |x| shape.sweep_contact(ray, radius, x),
-    )
 }
 
 /// [`crate::Cast::sphere_span`] for any shape: exactly [`ray_span`] for a zero radius.
@@ -156,14 +152,18 @@ where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
+    match ball_radius(radius)? {
+        0.0 => ray_span(shape, ray),
+        radius => shape.sweep(ray, radius, true).and_then(|x| span(&x)),
+    }
+}
+
+/// A moving ball's radius in the working precision; `None` for a NaN, negative or infinite one.
+/// Zero selects the ray path.
+#[inline]
+fn ball_radius<T: Real>(radius: T) -> Option<f64> {
     let radius = radius.to_wide();
-    if radius == 0.0 {
-        return ray_span(shape, ray);
-    }
-    if !(radius > 0.0) || !radius.is_finite() {
-        return None;
-    }
-    shape.sweep(ray, radius, true).and_then(|x| span(&x))
+    (radius >= 0.0 && radius.is_finite()).then_some(radius)
 }
 
 /// A crossing's distances rounded to the public width; `None` where one is not finite (inputs
@@ -179,7 +179,7 @@ fn span<T: Real, E>(x: &Crossing<E>) -> Option<Span<T>> {
 
 /// The hit of a cast that starts inside (or touching): distance 0, at the origin, normal `-dir`.
 #[inline]
-pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
+fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
     Hit {
         distance: T::zero(),
         point: *ray.origin(),
@@ -191,7 +191,7 @@ pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D
 /// the contact is not finite (an input near the limits of the width overflowed), so that no hit
 /// carries an infinity or a NaN.
 #[inline]
-pub(crate) fn hit<T: Real, const D: usize>(
+fn hit<T: Real, const D: usize>(
     distance: f64,
     point: &SVector<f64, D>,
     normal: &Option<SVector<f64, D>>,

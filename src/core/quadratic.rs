@@ -16,8 +16,14 @@
 //! decides inside or outside and gives the near root) is right even when the origin lies within an
 //! ulp of a huge sphere. The closest approach `f − (f·n)n/(n·n)` is formed in twice the working
 //! precision, and the direction need not be exactly unit: `n·n` is accounted for, so an `f64`
-//! direction that is unit only to within an ulp costs nothing. Before any square is formed the problem is scaled by a power of two
-//! (exact) so that nothing underflows or overflows for tiny or huge spheres.
+//! direction that is unit only to within an ulp costs nothing. Before any square is formed the
+//! problem is scaled by a power of two (exact) so that nothing underflows or overflows for tiny or
+//! huge spheres.
+//!
+//! All that compensation is the slow path. [`line_ball`] first evaluates the same formulas in
+//! plain `f64` and returns that result when a [`Shortcut`] (chosen by the caller for the result's
+//! width and the contact point's magnitude) says its rounding cannot show: no cancellation beyond a
+//! margin in `C` or in the discriminant, and an origin not too far from the ball.
 
 use nalgebra::SVector;
 
@@ -80,7 +86,7 @@ impl<const D: usize> Offset<D> {
     }
 }
 
-/// A power of two that brings the largest of `|f|∞` and `r` into `[1, 4)`, and its inverse.
+/// A power of two that brings the largest of `|f|∞` and `r` into `[1, 2)`, and its inverse.
 #[derive(Clone, Copy)]
 struct Scale {
     down: f64,
