@@ -404,9 +404,11 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
     type Contact = Closest<D>;
 
     /// In the local frame `Qᵀ(x − c)` (an isometry), by the monotone Newton iteration of
-    /// `src/core/swept_ellipsoid.rs`, started where the line enters the box `[−(a + r), a + r]`.
-    /// Distances are measured from the line's closest approach to the centre, formed in twice the
-    /// working precision, so that a far origin costs no precision near the ellipsoid.
+    /// `src/core/swept_ellipsoid.rs`, started at the later of the line's entries into two bodies
+    /// that contain the swept one: the box `[−(a + r), a + r]` and the ellipsoid of
+    /// [`swept_container`] (a line that misses the latter misses at once). Distances are measured
+    /// from the line's closest approach to the centre, formed in twice the working precision, so
+    /// that a far origin costs no precision near the ellipsoid.
     #[inline]
     fn sweep(
         &self,
