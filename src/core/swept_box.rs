@@ -107,7 +107,8 @@ pub(crate) fn first_touch<const D: usize>(
         let mut f_hi = SVector::<f64, D>::zeros();
         let mut f_lo = SVector::<f64, D>::zeros();
         let mut dir = SVector::<f64, D>::zeros();
-        let mut outside = false;
+        let mut outside = 0;
+        let mut face = 0;
         for i in 0..D {
             let x = o[i] + probe * n[i];
             let b = if x < min[i] {
@@ -117,16 +118,26 @@ pub(crate) fn first_touch<const D: usize>(
             } else {
                 continue;
             };
-            outside = true;
+            outside += 1;
+            face = i;
             (f_hi[i], f_lo[i]) = two_sum(o[i], -b);
             dir[i] = n[i];
         }
-        if !outside {
+        if outside == 0 {
             // The centre is in the box on this stretch, so the ball touched it by its start.
             return Some(t);
         }
         let offset = Offset::new(f_hi, f_lo);
-        if dir.iter().all(|d| *d == 0.0) {
+        if outside == 1 && n[face] != 0.0 {
+            // A face: |f + t·n_i| = r has the roots (−f ∓ r)/n_i, with f = f_hi + f_lo exact.
+            let (f, f_lo) = (f_hi[face], f_lo[face]);
+            let one = ((-f - r) - f_lo) / n[face];
+            let other = ((-f + r) - f_lo) / n[face];
+            let (near, far) = (one.min(other), one.max(other));
+            if far >= t && near <= next {
+                return Some(near.max(t));
+            }
+        } else if dir.iter().all(|d| *d == 0.0) {
             // The centre keeps a constant distance from this face, edge or corner.
             if offset.power(r) <= 0.0 {
                 return Some(t);
