@@ -9,8 +9,9 @@
 //! - the squared distance from a point `x` to the box is `Σ_{i∈S} (x_i − b_i)²`, where `S` is the
 //!   set of axes on which `x` lies outside `[min_i, max_i]` and `b_i` the bound it lies beyond;
 //! - along the line, `S` only changes where a coordinate crosses a bound, so between those
-//!   breakpoints the distance is one quadratic: a face (`|S| = 1`), an edge cylinder (`|S| = 2`)
-//!   or a corner sphere (`|S| = D`), solved exactly by the quadratic core in the subspace of `S`;
+//!   breakpoints the distance is one quadratic: a face (`|S| = 1`), whose contact
+//!   `|f + t·n_i| = r` is solved directly, or an edge cylinder (`|S| = 2`) or corner sphere
+//!   (`|S| = D`), solved by the quadratic core in the subspace of `S`;
 //! - the first stretch whose quadratic reaches the radius holds the first contact.
 //!
 //! The search starts where the line enters the grown box (rounded outward, so never after the
