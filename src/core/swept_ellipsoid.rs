@@ -139,6 +139,13 @@ pub(crate) fn first_touch<const D: usize>(
             return None;
         }
         let next = t - gap / slope;
+        if gap < 0.5 * r {
+            // Near the contact: finish with Newton's method on the joint system, confirmed by
+            // the closest point at its answer; if it fails, the monotone search goes on.
+            if let Some(touch) = polish(o, n, a, r, next, guess, tolerance) {
+                return Some(touch);
+            }
+        }
         if next - t <= tolerance * next.abs().max(r) {
             // Converged: the contact at the final parameter.
             let p = o + n * next;
@@ -153,6 +160,62 @@ pub(crate) fn first_touch<const D: usize>(
     }
     let closest = closest_outside(&(o + n * t), a, guess, tolerance);
     Some(Touch { t, closest })
+}
+
+/// Newton's method on the Lagrange system of the contact, in `(t, s)` with `p = o + t·n`:
+/// `G1 = Σ a_i² p_i² / (a_i² + s)² − 1 = 0` (the point `a_i² p_i / (a_i² + s)` is on the
+/// ellipsoid) and `G2 = s² Σ p_i² / (a_i² + s)² − r² = 0` (it is `r` from the centre). From a
+/// start near the first contact it converges quadratically in both unknowns at once, where the
+/// nested search needs a closest-point search per step. The answer is accepted only if the
+/// closest point found afresh at it is `r` away to within the tolerance; `None` otherwise.
+fn polish<const D: usize>(
+    o: &SVector<f64, D>,
+    n: &SVector<f64, D>,
+    a: &SVector<f64, D>,
+    r: f64,
+    mut t: f64,
+    mut s: f64,
+    tolerance: f64,
+) -> Option<Touch<D>> {
+    let a2 = a.component_mul(a);
+    for _ in 0..8 {
+        let p = o + n * t;
+        let inv = a2.map(|x| 1.0 / (x + s));
+        let w = p.component_mul(&inv);
+        let (mut g1, mut g1_t, mut g1_s) = (-1.0, 0.0, 0.0);
+        let (mut w2, mut w2_inv, mut wn_inv) = (0.0, 0.0, 0.0);
+        for i in 0..D {
+            let ww = w[i] * w[i];
+            g1 += a2[i] * ww;
+            g1_t += 2.0 * a2[i] * w[i] * n[i] * inv[i];
+            g1_s -= 2.0 * a2[i] * ww * inv[i];
+            w2 += ww;
+            w2_inv += ww * inv[i];
+            wn_inv += w[i] * n[i] * inv[i];
+        }
+        let g2 = s * s * w2 - r * r;
+        let g2_t = 2.0 * s * s * wn_inv;
+        let g2_s = 2.0 * s * w2 - 2.0 * s * s * w2_inv;
+        let det = g1_t * g2_s - g1_s * g2_t;
+        let dt = (g1_s * g2 - g1 * g2_s) / det;
+        let ds = (g1 * g2_t - g1_t * g2) / det;
+        t += dt;
+        s += ds;
+        if !(s > 0.0) || !t.is_finite() {
+            return None;
+        }
+        if dt.abs() <= tolerance * t.abs().max(r) {
+            let p = o + n * t;
+            if contains(&p, a) {
+                return None;
+            }
+            let closest = closest_outside(&p, a, s, tolerance);
+            let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
+            let confirmed = (distance - r).abs() <= 64.0 * tolerance * distance.max(r);
+            return confirmed.then_some(Touch { t, closest });
+        }
+    }
+    None
 }
 
 /// The contact for a centre that rounding has put inside the ellipsoid: the centre itself.
