@@ -6,10 +6,16 @@
 //! `t` (the distance to a convex set is convex, and `p` is affine). So `g(t) = dist(p(t)) − r` is
 //! convex, and Newton's iteration started at a `t` before the first contact climbs to it
 //! monotonically without ever passing it: the tangent of a convex function lies below it. The
-//! derivative is `g'(t) = n · (p − q)/|p − q|`, with `q` the closest point. A start before the
-//! contact is where the line enters the box `[−(a + r), a + r]`, which contains the swept body.
-//! Newton converges quadratically for a transversal contact and linearly (halving the gap per
-//! step) at tangency, so the iteration is bounded at 200 steps.
+//! derivative is `g'(t) = n · (p − q)/|p − q|`, with `q` the closest point. The caller supplies a
+//! start before the contact (where the line enters a body containing the swept one). Newton
+//! converges quadratically for a transversal contact and linearly (halving the gap per step) at
+//! tangency, so the iteration is bounded at 200 steps.
+//!
+//! Each step of that search needs a closest point, itself an iteration. So once the gap is below
+//! half the radius, the search tries to finish with Newton's method on the joint Lagrange system
+//! in `(t, s)` (see [`polish`]), which converges quadratically in both unknowns at once; its answer
+//! stands only if a closest point found afresh there is `r` away to within the tolerance, and the
+//! monotone search goes on otherwise.
 //!
 //! The closest point follows Eberly ("Distance from a Point to an Ellipse, an Ellipsoid, or a
 //! Hyperellipsoid", Geometric Tools, 2013): for `p` outside, `q_i = a_i² p_i / (a_i² + s)` for the

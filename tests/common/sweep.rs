@@ -243,6 +243,21 @@ pub fn ellipsoid_sweep(
     let entry = polish(o, n, a, r, t_in, s_in);
     let exit = polish(o, n, a, r, t_out, s_out);
     let exact = entry.is_some() && exit.is_some();
+    if hint.is_none() {
+        // The polish solves the same equations as raysweep's final step: check its roots against
+        // the coarse ones, found by bisection on the distance itself, so that an error in the
+        // equations could not pass in both.
+        let scale = 1.0 + of.iter().chain(&af).fold(rf, |m, x| m.max(x.abs()));
+        for (root, coarse) in [(&entry, t_in), (&exit, t_out)] {
+            if let Some((t, _)) = root {
+                let gap = (super::reference::to_f64(t) - coarse).abs();
+                assert!(
+                    gap <= 1e-6 * scale,
+                    "polished root {t:?} is {gap:e} from the bisected {coarse}"
+                );
+            }
+        }
+    }
     let (enter, s) = entry.unwrap_or((big(t_in), big(s_in)));
     let (exit, s_exit) = exit.unwrap_or((big(t_out), big(s_out)));
     let p: Vec<Big> = (0..o.len()).map(|i| &o[i] + &enter * &n[i]).collect();
