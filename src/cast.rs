@@ -3,6 +3,7 @@
 
 use nalgebra::{Point, SVector, Unit};
 
+use crate::core::lane::{F64x4, M64x4, lane, with_wide_registers};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, narrow};
@@ -107,6 +108,98 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
         || shape.crossing(ray),
         |x| shape.contact(ray, x),
     )
+}
+
+/// What a shape's line query gives for four rays at once, lane by lane: in each lane it
+/// answers, the bits that [`LineQuery::crossing`] and [`LineQuery::contact`] give for that ray.
+pub(crate) struct FourEntries<const D: usize> {
+    /// The lanes answered here; the others are cast one by one.
+    pub(crate) answered: M64x4,
+    /// Where the line meets the solid.
+    pub(crate) meets: M64x4,
+    /// Where the origin lies in the closed solid.
+    pub(crate) inside: M64x4,
+    /// The distance to the entry.
+    pub(crate) enter: F64x4,
+    /// The entry point.
+    pub(crate) point: [F64x4; D],
+    /// The outward unit normal there.
+    pub(crate) normal: [F64x4; D],
+}
+
+/// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
+/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does not
+/// answer and the last few rays one by one through [`cast_ray`], and every answer gets the edge
+/// semantics of [`cast_ray`], so the hits are the bits that single casts return.
+///
+/// # Panics
+///
+/// If `rays` and `hits` differ in length.
+#[inline]
+pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
+    shape: &S,
+    rays: &[Ray<T, D>],
+    max_distance: T,
+    hits: &mut [Option<Hit<T, D>>],
+    four: impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
+) where
+    T: Real,
+    S: LineQuery<T, D>,
+{
+    assert_eq!(
+        rays.len(),
+        hits.len(),
+        "cast_rays: {} rays but {} hit slots",
+        rays.len(),
+        hits.len()
+    );
+    let (ray_fours, ray_rest) = rays.as_chunks::<4>();
+    let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
+    with_wide_registers(
+        #[inline(always)]
+        || {
+            for (rays, hits) in ray_fours.iter().zip(hit_fours) {
+                by_four(shape, rays, max_distance, hits, &four);
+            }
+        },
+    );
+    for (ray, hit) in ray_rest.iter().zip(hit_rest) {
+        *hit = cast_ray(shape, ray, max_distance);
+    }
+}
+
+/// One step of [`cast_rays_by_four`]: four rays.
+#[inline(always)]
+fn by_four<T, const D: usize, S>(
+    shape: &S,
+    rays: &[Ray<T, D>; 4],
+    max_distance: T,
+    hits: &mut [Option<Hit<T, D>>; 4],
+    four: &impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
+) where
+    T: Real,
+    S: LineQuery<T, D>,
+{
+    {
+        let x = four(rays);
+        for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
+            *hit = if x.answered.lane(k) {
+                let crossing = || {
+                    x.meets.lane(k).then_some(Crossing {
+                        enter: x.enter.0[k],
+                        exit: x.enter.0[k],
+                        inside: x.inside.lane(k),
+                        entry: (),
+                    })
+                };
+                first_hit(ray, max_distance, crossing, |_| {
+                    (lane(&x.point, k), Some(lane(&x.normal, k)))
+                })
+            } else {
+                cast_ray(shape, ray, max_distance)
+            };
+        }
+    }
 }
 
 /// [`crate::Cast::ray_span`] for any shape.

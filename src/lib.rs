@@ -85,7 +85,7 @@
 //! # Ok::<(), raysweep::Error>(())
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 // `!(a <= b)` is this crate's way of saying "not ordered, or NaN": every such test is deliberate.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

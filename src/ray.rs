@@ -2,8 +2,9 @@
 
 use nalgebra::{Point, SVector, Unit};
 
+use crate::core::lane::{F64x4, Lane, build, dot, gather, scale};
 use crate::error::{Error, check_finite};
-use crate::real::{Real, narrow, sqrt, widen};
+use crate::real::{Real, narrow, widen};
 
 /// A half-line: an origin and a unit direction. Distances along a ray are Euclidean.
 ///
@@ -170,15 +171,41 @@ impl<T: Real, const D: usize> Ray<T, D> {
     /// The direction in the working precision: unit to within an `f64` rounding.
     #[inline]
     pub(crate) fn working_dir(&self) -> SVector<f64, D> {
-        let n = widen(self.dir.as_ref());
-        if T::RENORMALISE_DIRECTION {
-            // One Newton step towards 1/|n|: |n|² = 1 + δ with |δ| < 2^-22, so n(3 − |n|²)/2 is
-            // unit to O(δ²) < 2^-44, with no square root or division.
-            n * (1.5 - 0.5 * n.dot(&n))
-        } else {
-            n
-        }
+        renormalised::<T, f64, D>(widen(self.dir.as_ref()).into()).into()
     }
+}
+
+/// The origins and working directions ([`Ray::working_dir`]) of four rays, as lanes.
+#[inline(always)]
+pub(crate) fn working_lanes<T: Real, const D: usize>(
+    rays: &[Ray<T, D>; 4],
+) -> ([F64x4; D], [F64x4; D]) {
+    let origins = gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords)));
+    let dirs = gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref())));
+    (origins, renormalised::<T, _, D>(dirs))
+}
+
+/// A stored unit direction of width `T`, in the working precision: as it is for `f64`; for `f32`,
+/// whose unit vectors are unit only to within `2^-24`, after one Newton step towards `1/|n|`:
+/// `|n|² = 1 + δ` with `|δ| < 2^-22`, so `n(3 − |n|²)/2` is unit to `O(δ²) < 2^-44`, with no
+/// square root or division.
+#[inline(always)]
+fn renormalised<T: Real, L: Lane, const D: usize>(n: [L; D]) -> [L; D] {
+    if T::RENORMALISE_DIRECTION {
+        scale(&n, L::splat(1.5) - L::splat(0.5) * dot(&n, &n))
+    } else {
+        n
+    }
+}
+
+/// `v / |v|` and `|v|` in each lane, and the lanes where `|v|²` is comfortably inside the normal
+/// range, so that this plain evaluation is the one [`unit_and_length`] returns.
+#[inline(always)]
+pub(crate) fn unit_in_range<L: Lane, const D: usize>(v: &[L; D]) -> (L::Mask, [L; D], L) {
+    let squared = dot(v, v);
+    let norm = squared.sqrt();
+    let in_range = L::splat(1e-290).le(squared) & squared.le(L::splat(1e290));
+    (in_range, build(|i| v[i] / norm), norm)
 }
 
 /// `v / |v|` and `|v|`, without overflow or underflow; `None` if `v` is zero or not finite.
@@ -190,10 +217,9 @@ impl<T: Real, const D: usize> Ray<T, D> {
 pub(crate) fn unit_and_length<const D: usize>(
     v: &SVector<f64, D>,
 ) -> Option<(SVector<f64, D>, f64)> {
-    let squared = v.dot(v);
-    if (1e-290..=1e290).contains(&squared) {
-        let norm = sqrt(squared);
-        return Some((v / norm, norm));
+    let (in_range, unit, norm) = unit_in_range(&(*v).into());
+    if in_range {
+        return Some((unit.into(), norm));
     }
     let m = v.amax();
     if !(m > 0.0) || !m.is_finite() {

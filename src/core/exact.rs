@@ -6,10 +6,15 @@
 //! 1971); the compensated dot product `Dot2` of Ogita, Rump and Oishi ("Accurate sum and dot
 //! product", SIAM J. Sci. Comput. 26(6), 2005), whose result is as accurate as if it were computed
 //! in twice the working precision and then rounded once.
+//!
+//! Everything here is generic over [`Lane`], so the same transformations run on one value or on
+//! four side by side.
+
+use super::lane::Lane;
 
 /// `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly (Knuth's TwoSum, no branch).
 #[inline(always)]
-pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -20,11 +25,11 @@ pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// With a hardware fused multiply-add the error is one `fma`; without one (the default x86-64
 /// target) Dekker's product with Veltkamp's split is used, which is exact for `|a|, |b| < 2^995`.
 #[inline(always)]
-pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_product<L: Lane>(a: L, b: L) -> (L, L) {
     let p = a * b;
     #[cfg(target_feature = "fma")]
     {
-        (p, num_traits::Float::mul_add(a, b, -p))
+        (p, a.mul_add(b, -p))
     }
     #[cfg(not(target_feature = "fma"))]
     {
@@ -37,9 +42,9 @@ pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
 /// Veltkamp's split of `a` into two halves of 26 bits each, `a = hi + lo` exactly.
 #[cfg(not(target_feature = "fma"))]
 #[inline(always)]
-fn split(a: f64) -> (f64, f64) {
-    const FACTOR: f64 = 134_217_729.0; // 2^27 + 1
-    let c = FACTOR * a;
+fn split<L: Lane>(a: L) -> (L, L) {
+    let factor = L::splat(134_217_729.0); // 2^27 + 1
+    let c = factor * a;
     let hi = c - (c - a);
     (hi, a - hi)
 }
@@ -49,37 +54,40 @@ fn split(a: f64) -> (f64, f64) {
 /// The rounded result has a relative error of about one ulp plus `n·2^-104` times `Σ|aᵢ·bᵢ|`
 /// over the value, so a sum that cancels to `10^-15` of its terms is still right to the last bits.
 #[derive(Clone, Copy)]
-pub(crate) struct Dot2 {
-    sum: f64,
-    err: f64,
+pub(crate) struct Dot2<L = f64> {
+    sum: L,
+    err: L,
 }
 
-impl Dot2 {
+impl<L: Lane> Dot2<L> {
     /// The empty sum.
     #[inline(always)]
     pub(crate) fn new() -> Self {
-        Dot2 { sum: 0.0, err: 0.0 }
+        Dot2 {
+            sum: L::splat(0.0),
+            err: L::splat(0.0),
+        }
     }
 
     /// Adds `a * b`.
     #[inline(always)]
-    pub(crate) fn add(&mut self, a: f64, b: f64) {
+    pub(crate) fn add(&mut self, a: L, b: L) {
         let (p, pe) = two_product(a, b);
         let (s, se) = two_sum(self.sum, p);
         self.sum = s;
-        self.err += pe + se;
+        self.err = self.err + (pe + se);
     }
 
     /// The sum, rounded once.
     #[inline(always)]
-    pub(crate) fn value(self) -> f64 {
+    pub(crate) fn value(self) -> L {
         self.sum + self.err
     }
 
     /// The sum as an unevaluated pair `hi + lo` with `hi` the rounded sum: about twice the
     /// working precision.
     #[inline(always)]
-    pub(crate) fn pair(self) -> (f64, f64) {
+    pub(crate) fn pair(self) -> (L, L) {
         let hi = self.sum + self.err;
         (hi, self.err - (hi - self.sum))
     }
@@ -88,7 +96,7 @@ impl Dot2 {
 /// `(hi + lo) / d` as an unevaluated pair, for `hi + lo` a pair from [`Dot2::pair`]: the quotient
 /// rounded, and the correction that the exact remainder gives.
 #[inline(always)]
-pub(crate) fn div_pair(hi: f64, lo: f64, d: f64) -> (f64, f64) {
+pub(crate) fn div_pair<L: Lane>(hi: L, lo: L, d: L) -> (L, L) {
     let q = hi / d;
     let (p, pe) = two_product(q, d);
     (q, ((hi - p) - pe + lo) / d)

@@ -7,6 +7,7 @@
 //! distances along it, so each shape only transforms its input, calls a core and rounds once.
 
 pub(crate) mod exact;
+pub(crate) mod lane;
 pub(crate) mod quadratic;
 pub(crate) mod slab;
 pub(crate) mod swept_box;

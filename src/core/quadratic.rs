@@ -28,105 +28,110 @@
 use nalgebra::SVector;
 
 use super::exact::{Dot2, div_pair, two_product, two_sum};
-use crate::real::sqrt;
+use super::lane::{Lane, Mask, build, dot, scale, sub_scaled};
 
 /// The offset `f = o − c` of a line's origin from a ball's centre, as an exact unevaluated sum
 /// `hi + lo` when it comes from [`Offset::between`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Offset<const D: usize> {
-    hi: SVector<f64, D>,
-    lo: SVector<f64, D>,
+pub(crate) struct Offset<const D: usize, L = f64> {
+    hi: [L; D],
+    lo: [L; D],
 }
 
-impl<const D: usize> Offset<D> {
-    /// `o − c`, exactly (barring overflow).
-    #[inline]
-    pub(crate) fn between(o: &SVector<f64, D>, c: &SVector<f64, D>) -> Self {
-        let mut hi = SVector::zeros();
-        let mut lo = SVector::zeros();
-        for i in 0..D {
-            (hi[i], lo[i]) = two_sum(o[i], -c[i]);
-        }
-        Offset { hi, lo }
-    }
-
-    /// The offset `hi + lo`, a pair from a compensated computation.
-    #[inline]
-    pub(crate) fn new(hi: SVector<f64, D>, lo: SVector<f64, D>) -> Self {
-        Offset { hi, lo }
-    }
-
-    /// The rounded offset.
-    #[inline]
-    pub(crate) fn hi(&self) -> &SVector<f64, D> {
-        &self.hi
-    }
-
-    /// The rounding error of [`Offset::hi`].
-    #[inline]
-    pub(crate) fn lo(&self) -> &SVector<f64, D> {
-        &self.lo
-    }
-
-    /// An offset already known (rounded) as one vector.
-    #[inline]
-    pub(crate) fn from_vector(v: SVector<f64, D>) -> Self {
+impl<const D: usize, L: Lane> Offset<D, L> {
+    /// `o − c`, exactly (barring overflow), in each lane.
+    #[inline(always)]
+    pub(crate) fn between_lanes(o: &[L; D], c: &[L; D]) -> Self {
         Offset {
-            hi: v,
-            lo: SVector::zeros(),
+            hi: build(|i| o[i] - c[i]),
+            lo: build(|i| two_sum(o[i], -c[i]).1),
         }
     }
 
     /// `|f|² − r²`, as if computed in twice the working precision: its sign says exactly whether the
     /// origin lies in the closed ball except within about `2^-100` relative of the surface.
     #[inline]
-    pub(crate) fn power(&self, r: f64) -> f64 {
-        let scale = Scale::of(self, r);
+    pub(crate) fn power(&self, r: L) -> L {
+        let scale = Scale::of_offset(self, r);
         power_scaled(&scale.apply(self), r * scale.down)
+    }
+}
+
+impl<const D: usize> Offset<D> {
+    /// `o − c`, exactly (barring overflow).
+    #[inline]
+    pub(crate) fn between(o: &SVector<f64, D>, c: &SVector<f64, D>) -> Self {
+        Self::between_lanes(&(*o).into(), &(*c).into())
+    }
+
+    /// The offset `hi + lo`, a pair from a compensated computation.
+    #[inline]
+    pub(crate) fn new(hi: SVector<f64, D>, lo: SVector<f64, D>) -> Self {
+        Offset {
+            hi: hi.into(),
+            lo: lo.into(),
+        }
+    }
+
+    /// The rounded offset.
+    #[inline]
+    pub(crate) fn hi(&self) -> SVector<f64, D> {
+        self.hi.into()
+    }
+
+    /// The rounding error of [`Offset::hi`].
+    #[inline]
+    pub(crate) fn lo(&self) -> SVector<f64, D> {
+        self.lo.into()
+    }
+
+    /// An offset already known (rounded) as one vector.
+    #[inline]
+    pub(crate) fn from_vector(v: SVector<f64, D>) -> Self {
+        Offset {
+            hi: v.into(),
+            lo: [0.0; D],
+        }
     }
 }
 
 /// A power of two that brings the largest of `|f|∞` and `r` into `[1, 2)`, and its inverse.
 #[derive(Clone, Copy)]
-struct Scale {
-    down: f64,
-    up: f64,
+struct Scale<L> {
+    down: L,
+    up: L,
 }
 
-impl Scale {
-    #[inline]
-    fn of<const D: usize>(f: &Offset<D>, r: f64) -> Self {
-        let m = f.hi.iter().fold(r.abs(), |m, x| m.max(x.abs()));
-        // The unbiased exponent of m, clamped so that both 2^-e and 2^e are normal numbers.
-        let e = (((m.to_bits() >> 52) & 0x7ff) as i32 - 1023).clamp(-1022, 1022);
-        Scale {
-            down: pow2(-e),
-            up: pow2(e),
-        }
+impl<L: Lane> Scale<L> {
+    #[inline(always)]
+    fn of<const D: usize>(f: &[L; D], r: L) -> Self {
+        let m = f.iter().fold(r.abs(), |m, x| m.max(x.abs()));
+        let (down, up) = m.pow2_scale();
+        Scale { down, up }
     }
 
-    #[inline]
-    fn apply<const D: usize>(&self, f: &Offset<D>) -> Offset<D> {
+    #[inline(always)]
+    fn apply<const D: usize>(&self, f: &Offset<D, L>) -> Offset<D, L> {
         Offset {
-            hi: f.hi * self.down,
-            lo: f.lo * self.down,
+            hi: scale(&f.hi, self.down),
+            lo: scale(&f.lo, self.down),
         }
     }
-}
 
-/// `2^e` for `e` in `[-1022, 1023]`.
-#[inline]
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
+    /// The scale of an offset and a radius.
+    #[inline(always)]
+    fn of_offset<const D: usize>(f: &Offset<D, L>, r: L) -> Self {
+        Self::of(&f.hi, r)
+    }
 }
 
 /// `|f|² − r²` in twice the working precision, for an already scaled problem.
-#[inline]
-fn power_scaled<const D: usize>(f: &Offset<D>, r: f64) -> f64 {
+#[inline(always)]
+fn power_scaled<L: Lane, const D: usize>(f: &Offset<D, L>, r: L) -> L {
     let mut acc = Dot2::new();
     for i in 0..D {
         acc.add(f.hi[i], f.hi[i]);
-        acc.add(2.0 * f.hi[i], f.lo[i]);
+        acc.add(L::splat(2.0) * f.hi[i], f.lo[i]);
     }
     acc.add(r, -r);
     acc.value()
@@ -134,39 +139,41 @@ fn power_scaled<const D: usize>(f: &Offset<D>, r: f64) -> f64 {
 
 /// Where the line `f + s·n` passes closest to the origin.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Approach<const D: usize> {
+pub(crate) struct Approach<const D: usize, L = f64> {
     /// The perpendicular offset `f − (f·n / n·n)·n`: the closest point.
-    pub(crate) perp: SVector<f64, D>,
+    pub(crate) perp: [L; D],
     /// The parameter `s` of the closest point, `−(f·n)/(n·n)`, as an unevaluated pair.
-    pub(crate) foot: (f64, f64),
+    pub(crate) foot: (L, L),
     /// `f·n̂`: the distance along the line from the closest point back to `f`.
-    pub(crate) along: f64,
+    pub(crate) along: L,
     /// `|n|`.
-    pub(crate) len: f64,
+    pub(crate) len: L,
 }
 
 /// The closest approach of the line `f + s·n` (any non-zero `n`) to the origin, in twice the
 /// working precision: `f·n` and `n·n` are Dot2 pairs and the foot of the perpendicular is a
 /// pair too, so that `f − (f·n / n·n)·n` keeps its low bits even when `|f|` is many times the
 /// result.
-#[inline]
-pub(crate) fn closest_approach<const D: usize>(f: &Offset<D>, n: &SVector<f64, D>) -> Approach<D> {
+#[inline(always)]
+pub(crate) fn closest_approach<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+) -> Approach<D, L> {
     let mut b = Dot2::new();
     let mut a = Dot2::new();
-    for i in 0..D {
-        b.add(f.hi[i], n[i]);
-        b.add(f.lo[i], n[i]);
-        a.add(n[i], n[i]);
+    for ((&hi, &lo), &n) in f.hi.iter().zip(&f.lo).zip(n) {
+        b.add(hi, n);
+        b.add(lo, n);
+        a.add(n, n);
     }
     let (b_hi, b_lo) = b.pair();
     let (a_hi, a_lo) = a.pair();
     let (foot_hi, foot_lo) = div_pair(b_hi, b_lo - b_hi / a_hi * a_lo, a_hi);
-    let mut perp = SVector::zeros();
-    for i in 0..D {
+    let perp = build(|i| {
         let (m, m_err) = two_product(foot_hi, n[i]);
-        perp[i] = (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i]);
-    }
-    let len = sqrt(a_hi);
+        (f.hi[i] - m) + (f.lo[i] - m_err - foot_lo * n[i])
+    });
+    let len = a_hi.sqrt();
     Approach {
         perp,
         foot: (-foot_hi, -foot_lo),
@@ -177,27 +184,49 @@ pub(crate) fn closest_approach<const D: usize>(f: &Offset<D>, n: &SVector<f64, D
 
 /// Where a line crosses a closed ball.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LineBall<const D: usize> {
+pub(crate) struct LineBall<const D: usize, L: Lane = f64> {
     /// Distance to the entry (the smaller root); negative when the entry lies behind the origin.
-    pub(crate) near: f64,
+    pub(crate) near: L,
     /// Distance to the exit (the larger root).
-    pub(crate) far: f64,
+    pub(crate) far: L,
     /// Whether the origin lies in the closed ball (`|f| <= r`).
-    pub(crate) inside: bool,
+    pub(crate) inside: L::Mask,
     /// The length of the direction vector the line was given.
-    pub(crate) dir_len: f64,
+    pub(crate) dir_len: L,
     /// The perpendicular offset `f − (f·n̂)·n̂` of the line from the centre (closest approach).
-    perp: SVector<f64, D>,
+    perp: [L; D],
     /// Half the chord length, `√disc`.
-    half_chord: f64,
+    half_chord: L,
+}
+
+impl<const D: usize, L: Lane> LineBall<D, L> {
+    /// The entry point relative to the centre, `perp − √disc·n̂`: computed from the closest
+    /// approach rather than as `f + near·n̂`, which would cancel for far origins.
+    #[inline(always)]
+    pub(crate) fn entry_offset_lanes(&self, n: &[L; D]) -> [L; D] {
+        sub_scaled(&self.perp, self.half_chord / self.dir_len, n)
+    }
+
+    /// `yes` in the lanes where `mask` is set, `no` elsewhere.
+    #[inline(always)]
+    fn select(mask: L::Mask, yes: &Self, no: &Self) -> Self {
+        let pick = |a, b| L::select(mask, a, b);
+        LineBall {
+            near: pick(yes.near, no.near),
+            far: pick(yes.far, no.far),
+            inside: (mask & yes.inside) | (!mask & no.inside),
+            dir_len: pick(yes.dir_len, no.dir_len),
+            perp: build(|i| pick(yes.perp[i], no.perp[i])),
+            half_chord: pick(yes.half_chord, no.half_chord),
+        }
+    }
 }
 
 impl<const D: usize> LineBall<D> {
-    /// The entry point relative to the centre, `perp − √disc·n̂`: computed from the closest
-    /// approach rather than as `f + near·n̂`, which would cancel for far origins.
+    /// [`LineBall::entry_offset_lanes`] for one line.
     #[inline]
     pub(crate) fn entry_offset(&self, n: &SVector<f64, D>) -> SVector<f64, D> {
-        self.perp - n * (self.half_chord / self.dir_len)
+        self.entry_offset_lanes(&(*n).into()).into()
     }
 }
 
@@ -247,62 +276,79 @@ impl Shortcut {
     }
 }
 
-/// The plain `f64` evaluation of [`line_ball`] (the same formulas, without compensation):
-/// `Some(answer)` when [`Shortcut`] accepts it, `None` when the compensated path must decide.
-#[inline]
-fn line_ball_plain<const D: usize>(
-    f: &SVector<f64, D>,
-    n: &SVector<f64, D>,
-    r: f64,
+/// The plain evaluation of [`line_ball_lanes`] (the same formulas, without compensation): the
+/// lanes where [`Shortcut`] accepts it, the lanes where the line meets the ball, and the answer.
+#[inline(always)]
+fn line_ball_plain<L: Lane, const D: usize>(
+    f: &[L; D],
+    n: &[L; D],
+    r: L,
     shortcut: Shortcut,
-) -> Option<Option<LineBall<D>>> {
-    let a = n.dot(n);
-    let b = f.dot(n);
-    let ff = f.dot(f);
+) -> (L::Mask, L::Mask, LineBall<D, L>) {
+    let a = dot(n, n);
+    let b = dot(f, n);
+    let ff = dot(f, f);
     let rr = r * r;
     let c = ff - rr;
     let scale = ff + rr;
-    let inv_len = 1.0 / sqrt(a);
+    let inv_len = L::splat(1.0) / a.sqrt();
     let along = b * inv_len;
-    let perp = f - n * (along * inv_len);
-    let disc = rr - perp.dot(&perp);
-    let margin = shortcut.cancel * scale;
+    let perp = sub_scaled(f, along * inv_len, n);
+    let disc = rr - dot(&perp, &perp);
+    let margin = L::splat(shortcut.cancel) * scale;
     // 2^±900 keeps every square and product above clear of underflow and overflow.
-    const LIMITS: (f64, f64) = (1.2e-271, 8.5e270);
-    let accepted = c.abs() >= margin
-        && disc.abs() >= margin
-        && ff <= shortcut.reach2
-        && scale >= LIMITS.0
-        && scale <= LIMITS.1
-        && a >= LIMITS.0
-        && a <= LIMITS.1;
-    if !accepted {
-        return None;
-    }
-    if disc < 0.0 {
-        return Some(None);
-    }
-    let half_chord = sqrt(disc);
+    let (low, high) = (L::splat(1.2e-271), L::splat(8.5e270));
+    let accepted = margin.le(c.abs())
+        & margin.le(disc.abs())
+        & ff.le(L::splat(shortcut.reach2))
+        & low.le(scale)
+        & scale.le(high)
+        & low.le(a)
+        & a.le(high);
+    let meets = L::splat(0.0).le(disc);
+    // Where the line misses, the root is NaN and unused.
+    let half_chord = disc.sqrt();
     let q = -(along + half_chord.copysign(along));
     let other = c / q;
-    Some(Some(LineBall {
+    let ball = LineBall {
         near: q.min(other),
         far: q.max(other),
-        inside: c <= 0.0,
+        inside: c.le(L::splat(0.0)),
         dir_len: a * inv_len,
         perp,
         half_chord,
-    }))
+    };
+    (accepted, meets, ball)
 }
 
 /// The crossing of the line `o + s·n` with the closed ball of radius `r` around `c`, given
-/// `f = o − c`; `None` when the line misses the ball (or when an input is not finite).
+/// `f = o − c`, in each lane: the lanes where the line meets the ball (not where an input is not
+/// finite), and the crossing there.
 ///
 /// `n` is any non-zero vector; it need not be unit. Distances are Euclidean, along `n̂ = n/|n|`,
 /// in the units of `f` and `r`.
 ///
-/// The plain `f64` evaluation is tried first and returned when `shortcut` accepts it (the common
-/// case); otherwise the compensated evaluation below decides.
+/// The plain `f64` evaluation is tried first and returned when `shortcut` accepts it in every
+/// lane (the common case); otherwise the compensated evaluation below decides the other lanes.
+#[inline(always)]
+pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+    r: L,
+    shortcut: Shortcut,
+) -> (L::Mask, LineBall<D, L>) {
+    let (accepted, meets, plain) = line_ball_plain(&f.hi, n, r, shortcut);
+    if accepted.all() {
+        return (meets, plain);
+    }
+    let (exact_meets, exact) = line_ball_exact(f, n, r);
+    (
+        (accepted & meets) | (!accepted & exact_meets),
+        LineBall::select(accepted, &plain, &exact),
+    )
+}
+
+/// [`line_ball_lanes`] for one line; `None` when it misses the ball.
 #[inline]
 pub(crate) fn line_ball<const D: usize>(
     f: &Offset<D>,
@@ -310,62 +356,54 @@ pub(crate) fn line_ball<const D: usize>(
     r: f64,
     shortcut: Shortcut,
 ) -> Option<LineBall<D>> {
-    match line_ball_plain(&f.hi, n, r, shortcut) {
-        Some(answer) => answer,
-        None => line_ball_exact(f, n, r),
-    }
+    let (meets, ball) = line_ball_lanes(f, &(*n).into(), r, shortcut);
+    meets.then_some(ball)
 }
 
-/// [`line_ball`] in twice the working precision where it matters.
-fn line_ball_exact<const D: usize>(
-    f: &Offset<D>,
-    n: &SVector<f64, D>,
-    r: f64,
-) -> Option<LineBall<D>> {
-    let scale = Scale::of(f, r);
+/// [`line_ball_lanes`] in twice the working precision where it matters.
+#[inline(always)]
+fn line_ball_exact<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+    r: L,
+) -> (L::Mask, LineBall<D, L>) {
+    let zero = L::splat(0.0);
+    let scale = Scale::of_offset(f, r);
     let f = scale.apply(f);
     let r = r * scale.down;
-    let dir_scale = Scale::of(&Offset::from_vector(*n), 0.0);
-    let n = n * dir_scale.down;
+    let dir_scale = Scale::of(n, zero);
+    let n = self::scale(n, dir_scale.down);
 
     let Approach {
         perp, along, len, ..
     } = closest_approach(&f, &n);
 
     let c = power_scaled(&f, r);
-    let inside = c <= 0.0;
+    let inside = c.le(zero);
     let mut disc = Dot2::new();
     disc.add(r, r);
-    for i in 0..D {
-        disc.add(perp[i], -perp[i]);
+    for p in perp {
+        disc.add(p, -p);
     }
-    let mut disc = disc.value();
-    if disc < 0.0 {
-        if !inside {
-            return None;
-        }
-        // The origin is in the ball, so the line meets it: the negative value is rounding.
-        disc = 0.0;
-    }
-    let half_chord = sqrt(disc);
+    let disc = disc.value();
+    // Where the origin is in the ball the line meets it: a negative value is rounding.
+    let negative = disc.lt(zero);
+    let half_chord = L::select(negative, zero, disc).sqrt();
     let q = -(along + half_chord.copysign(along));
-    let (near, far) = if q == 0.0 {
-        (0.0, 0.0)
-    } else {
-        let other = c / q;
-        (q.min(other), q.max(other))
-    };
-    if !(near <= far) {
-        return None;
-    }
-    Some(LineBall {
+    let at_centre = q.eq(zero);
+    let other = c / q;
+    let near = L::select(at_centre, zero, q.min(other));
+    let far = L::select(at_centre, zero, q.max(other));
+    let meets = !(negative & !inside) & near.le(far);
+    let ball = LineBall {
         near: near * scale.up,
         far: far * scale.up,
         inside,
         dir_len: len * dir_scale.up,
-        perp: perp * scale.up,
+        perp: self::scale(&perp, scale.up),
         half_chord: half_chord * scale.up,
-    })
+    };
+    (meets, ball)
 }
 
 #[cfg(test)]

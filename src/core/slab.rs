@@ -13,89 +13,125 @@
 
 use nalgebra::SVector;
 
+use super::lane::{Lane, build};
+
 /// Where a line crosses a closed box.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct LineBox {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LineBox<const D: usize, L: Lane = f64> {
     /// Distance to the entry; negative when the entry lies behind the origin.
-    pub(crate) enter: f64,
+    pub(crate) enter: L,
     /// Distance to the exit.
-    pub(crate) exit: f64,
-    /// The axis whose face the line enters through.
-    pub(crate) axis: usize,
+    pub(crate) exit: L,
+    /// Which axis's face the line enters through: set for that axis only.
+    entry_axis: [L::Mask; D],
     /// Whether the origin lies in the closed box.
-    pub(crate) inside: bool,
+    pub(crate) inside: L::Mask,
 }
 
 /// The crossing of the line `o + t·n` (`n` unit, distances along it) with the closed box
-/// `[min, max]`; `None` when the line misses the box (or an input is not finite).
+/// `[min, max]` in each lane: the lanes where the line meets the box (not where an input is not
+/// finite), and the crossing there.
+#[inline(always)]
+pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
+    o: &[L; D],
+    n: &[L; D],
+    min: &[L; D],
+    max: &[L; D],
+) -> (L::Mask, LineBox<D, L>) {
+    let zero = L::splat(0.0);
+    let mut enter = L::splat(f64::NEG_INFINITY);
+    let mut exit = L::splat(f64::INFINITY);
+    let mut meets = zero.le(zero);
+    let mut entry_axis = [!meets; D];
+    for i in 0..D {
+        // A line parallel to the slab lies in it or misses the box; the divisions below are
+        // then 0/0 or ±∞ and left out.
+        let parallel = n[i].eq(zero);
+        meets = meets & (!parallel | (min[i].le(o[i]) & o[i].le(max[i])));
+        let to_min = (min[i] - o[i]) / n[i];
+        let to_max = (max[i] - o[i]) / n[i];
+        let positive = zero.lt(n[i]);
+        let near = L::select(positive, to_min, to_max);
+        let far = L::select(positive, to_max, to_min);
+        let later = enter.lt(near) & !parallel;
+        enter = L::select(later, near, enter);
+        for axis in &mut entry_axis[..i] {
+            *axis = *axis & !later;
+        }
+        entry_axis[i] = later;
+        exit = L::select(parallel, exit, far.min(exit));
+    }
+    let x = LineBox {
+        enter,
+        exit,
+        entry_axis,
+        inside: enter.le(zero) & zero.le(exit),
+    };
+    (meets & enter.le(exit), x)
+}
+
+/// [`line_box_lanes`] for one line; `None` when it misses the box.
 #[inline]
 pub(crate) fn line_box<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
     min: &SVector<f64, D>,
     max: &SVector<f64, D>,
-) -> Option<LineBox> {
-    let mut enter = f64::NEG_INFINITY;
-    let mut exit = f64::INFINITY;
-    let mut axis = 0;
-    for i in 0..D {
-        if n[i] == 0.0 {
-            if !(o[i] >= min[i] && o[i] <= max[i]) {
-                return None;
-            }
-            continue;
-        }
-        let to_min = (min[i] - o[i]) / n[i];
-        let to_max = (max[i] - o[i]) / n[i];
-        let (near, far) = if n[i] > 0.0 {
-            (to_min, to_max)
-        } else {
-            (to_max, to_min)
-        };
-        if near > enter {
-            enter = near;
-            axis = i;
-        }
-        exit = exit.min(far);
-    }
-    if !(enter <= exit) {
-        return None;
-    }
-    Some(LineBox {
-        enter,
-        exit,
-        axis,
-        inside: enter <= 0.0 && exit >= 0.0,
-    })
+) -> Option<LineBox<D>> {
+    let (meets, x) =
+        line_box_lanes::<f64, D>(&(*o).into(), &(*n).into(), &(*min).into(), &(*max).into());
+    meets.then_some(x)
 }
 
-/// The entry point of a crossing: exactly on the entry face's plane, and inside the face's closed
-/// rectangle (the other coordinates are clamped to the box, which only removes rounding).
+impl<const D: usize, L: Lane> LineBox<D, L> {
+    /// The entry point of a crossing: exactly on the entry face's plane, and inside the face's
+    /// closed rectangle (the other coordinates are clamped to the box, which only removes
+    /// rounding).
+    #[inline(always)]
+    pub(crate) fn entry_point_lanes(
+        &self,
+        o: &[L; D],
+        n: &[L; D],
+        min: &[L; D],
+        max: &[L; D],
+    ) -> [L; D] {
+        let zero = L::splat(0.0);
+        build(|j| {
+            let plane = L::select(zero.lt(n[j]), min[j], max[j]);
+            let x = o[j] + self.enter * n[j];
+            let clamped = L::select(x.lt(min[j]), min[j], L::select(max[j].lt(x), max[j], x));
+            L::select(self.entry_axis[j], plane, clamped)
+        })
+    }
+
+    /// The outward normal of the entry face: `∓1` on the entry axis, against the direction.
+    #[inline(always)]
+    pub(crate) fn entry_normal_lanes(&self, n: &[L; D]) -> [L; D] {
+        let zero = L::splat(0.0);
+        build(|j| {
+            let against = L::select(zero.lt(n[j]), L::splat(-1.0), L::splat(1.0));
+            L::select(self.entry_axis[j], against, zero)
+        })
+    }
+}
+
+/// [`LineBox::entry_point_lanes`] for one line.
 #[inline]
 pub(crate) fn entry_point<const D: usize>(
-    x: &LineBox,
+    x: &LineBox<D>,
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
     min: &SVector<f64, D>,
     max: &SVector<f64, D>,
 ) -> SVector<f64, D> {
-    let mut p = SVector::zeros();
-    for j in 0..D {
-        p[j] = if j == x.axis {
-            if n[j] > 0.0 { min[j] } else { max[j] }
-        } else {
-            (o[j] + x.enter * n[j]).clamp(min[j], max[j])
-        };
-    }
-    p
+    x.entry_point_lanes(&(*o).into(), &(*n).into(), &(*min).into(), &(*max).into())
+        .into()
 }
 
-/// The outward normal of the entry face.
+/// [`LineBox::entry_normal_lanes`] for one line.
 #[inline]
-pub(crate) fn entry_normal<const D: usize>(x: &LineBox, n: &SVector<f64, D>) -> SVector<f64, D> {
-    let mut v = SVector::zeros();
-    v[x.axis] = -n[x.axis].signum();
-    v
+pub(crate) fn entry_normal<const D: usize>(x: &LineBox<D>, n: &SVector<f64, D>) -> SVector<f64, D> {
+    x.entry_normal_lanes(&(*n).into()).into()
 }
 
 #[cfg(test)]
@@ -112,7 +148,7 @@ mod tests {
         let (lo, hi) = unit_box();
         let n = Vector2::new(1.0, 0.0);
         let x = line_box(&Vector2::new(-3.0, 1.0), &n, &lo, &hi).unwrap();
-        assert_eq!((x.enter, x.exit, x.axis), (2.0, 4.0, 0));
+        assert_eq!((x.enter, x.exit, x.entry_axis), (2.0, 4.0, [true, false]));
         assert!(line_box(&Vector2::new(-3.0, 1f64.next_up()), &n, &lo, &hi).is_none());
     }
 

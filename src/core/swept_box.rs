@@ -56,7 +56,7 @@ pub(crate) fn grown_box<const D: usize>(
     min: &SVector<f64, D>,
     max: &SVector<f64, D>,
     r: f64,
-) -> Option<LineBox> {
+) -> Option<LineBox<D>> {
     let outward = |b: f64, delta: f64| {
         let (s, e) = two_sum(b, delta);
         if e * delta > 0.0 {

@@ -2,13 +2,14 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
-use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
+use crate::core::slab::{LineBox, entry_normal, entry_point, line_box, line_box_lanes};
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
-use crate::ray::Ray;
+use crate::ray::{Ray, working_lanes};
 use crate::real::{Real, widen};
 use crate::shape::box_around;
 use crate::traits::{Cast, Shape};
@@ -215,10 +216,30 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
     }
 }
 
+impl<T: Real, const D: usize> Aabb<T, D> {
+    /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
+    /// (the slab core on four lanes): in every lane, the bits of the single cast.
+    #[inline]
+    fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
+        let (o, n) = working_lanes(rays);
+        let min = widen(&self.min.coords).map(F64x4::splat).into();
+        let max = widen(&self.max.coords).map(F64x4::splat).into();
+        let (meets, x) = line_box_lanes(&o, &n, &min, &max);
+        FourEntries {
+            answered: M64x4::splat(true),
+            meets,
+            inside: x.inside,
+            enter: x.enter,
+            point: x.entry_point_lanes(&o, &n, &min, &max),
+            normal: x.entry_normal_lanes(&n),
+        }
+    }
+}
+
 /// What a box crossing keeps for its contact: the slab result and the working direction.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BoxEntry<const D: usize> {
-    slab: LineBox,
+    slab: LineBox<D>,
     dir: SVector<f64, D>,
 }
 
@@ -321,6 +342,34 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// ```
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
         cast::cast_ray(self, ray, max_distance)
+    }
+
+    /// See [`Cast::cast_rays`]: the rays go through the slab core four at a time, with the same
+    /// operations as [`Cast::cast_ray`] lane by lane, so the hits are its bits.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Aabb, Cast, Ray};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let square = Aabb::new(Point2::new(-1.0f32, 4.0), Point2::new(1.0, 6.0))?;
+    /// let rays: Vec<_> = (0..7)
+    ///     .map(|i| Ray::new(Point2::new(i as f32 * 0.5, 0.0), Vector2::y()))
+    ///     .collect::<Result<_, _>>()?;
+    /// let mut hits = vec![None; rays.len()];
+    /// square.cast_rays(&rays, 10.0, &mut hits);
+    /// for (ray, hit) in rays.iter().zip(&hits) {
+    ///     assert_eq!(*hit, square.cast_ray(ray, 10.0));
+    /// }
+    /// // x = 0, 0.5 and 1 (along the face) hit.
+    /// assert_eq!(hits.iter().filter(|h| h.is_some()).count(), 3);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
+        cast::cast_rays_by_four(self, rays, max_distance, hits, |four| {
+            self.four_entries(four)
+        });
     }
 
     /// See [`Cast::cast_sphere`]: the exact swept box, with rounded edges and corners.

@@ -419,8 +419,8 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         let local = self.in_local_frame(ray.origin());
         let n = self.in_local_axes(&ray.working_dir());
         let a = widen(&self.semi_axes);
-        let approach = closest_approach(&local, &n);
-        let (m, (foot, foot_lo)) = (approach.perp, approach.foot);
+        let approach = closest_approach(&local, &n.into());
+        let (m, (foot, foot_lo)) = (SVector::from(approach.perp), approach.foot);
         let grown = grown_box(&m, &n, &-a, &a, radius)?;
         let (container_enter, container_exit) = swept_container(&m, &n, &a, radius)?;
         // Iterate to 2^-17 of the width's epsilon (2^-40 for f32), or to f64's last bits.

@@ -2,11 +2,12 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
-use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::core::lane::{F64x4, Lane, build};
+use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
-use crate::ray::Ray;
+use crate::ray::{Ray, unit_in_range, working_lanes};
 use crate::real::{Real, sqrt, widen};
 use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
@@ -140,6 +141,26 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         })
     }
 
+    /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
+    /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
+    #[inline]
+    fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
+        let c = widen(&self.center.coords).map(F64x4::splat).into();
+        let (o, n) = working_lanes(rays);
+        let r = F64x4::splat(self.radius.to_wide());
+        let (meets, x) = line_ball_lanes(&Offset::between_lanes(&o, &c), &n, r, self.shortcut());
+        let h = x.entry_offset_lanes(&n);
+        let (in_range, normal, _) = unit_in_range(&h);
+        FourEntries {
+            answered: in_range | !meets | x.inside,
+            meets,
+            inside: x.inside,
+            enter: x.near,
+            point: build(|i| c[i] + h[i]),
+            normal,
+        }
+    }
+
     /// When the quadratic core may return its plain evaluation: a contact point on this sphere
     /// has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
     #[inline]
@@ -228,6 +249,33 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// ```
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
         cast::cast_ray(self, ray, max_distance)
+    }
+
+    /// See [`Cast::cast_rays`]: the rays go through the quadratic core four at a time, with the
+    /// same operations as [`Cast::cast_ray`] lane by lane, so the hits are its bits.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::{Cast, Ray, Sphere};
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    ///
+    /// let circle = Sphere::new(Point2::new(0.0, 5.0), 1.0)?;
+    /// let rays: Vec<_> = (0..7)
+    ///     .map(|i| Ray::new(Point2::new(i as f64 * 0.3, 0.0), Vector2::y()))
+    ///     .collect::<Result<_, _>>()?;
+    /// let mut hits = vec![None; rays.len()];
+    /// circle.cast_rays(&rays, 10.0, &mut hits);
+    /// for (ray, hit) in rays.iter().zip(&hits) {
+    ///     assert_eq!(*hit, circle.cast_ray(ray, 10.0));
+    /// }
+    /// assert_eq!(hits.iter().filter(|h| h.is_some()).count(), 4);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
+        cast::cast_rays_by_four(self, rays, max_distance, hits, |four| {
+            self.four_entries(four)
+        });
     }
 
     /// See [`Cast::cast_sphere`]: the ray against the sphere of radius `self.radius() + radius`.

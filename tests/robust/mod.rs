@@ -261,13 +261,22 @@ pub fn check<T: Raw, const D: usize>(n: &mut Numbers<T>, label: &str) -> usize {
             }
             check_hit(swept, max_distance, &what);
             check_span(shape.sphere_span(ray, ball), &what);
-            let mut batch = [None];
-            shape.cast_rays(core::slice::from_ref(ray), max_distance, &mut batch);
-            assert_eq!(
-                batch[0],
-                shape.cast_ray(ray, max_distance),
-                "{what}: cast_rays differs"
-            );
+            // The ray in each lane of a batch of four, next to the case's other rays.
+            let mut batch: Vec<Ray<T, D>> = core::iter::once(*ray)
+                .chain(rays.iter().copied().cycle().take(3))
+                .collect();
+            for lane in 0..4 {
+                batch.rotate_right(1);
+                let mut hits = [None; 4];
+                shape.cast_rays(&batch, max_distance, &mut hits);
+                for (r, h) in batch.iter().zip(&hits) {
+                    assert_eq!(
+                        format!("{h:?}"),
+                        format!("{:?}", shape.cast_ray(r, max_distance)),
+                        "{what}: cast_rays differs in lane {lane}"
+                    );
+                }
+            }
         }
     }
     hits

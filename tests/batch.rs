@@ -1,0 +1,194 @@
+//! `cast_rays` returns exactly the bits of `cast_ray`, ray by ray, for batches that mix every path
+//! the cores take: near and far origins (the plain and the compensated quadratic in neighbouring
+//! lanes), origins inside, grazing and axis-parallel rays, rays along a box's face planes, and
+//! maximum distances that cut hits off; in both widths and both dimensions, for every shape.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point, Rotation2, Rotation3, SVector};
+use raysweep::{Aabb, Cast, Ellipsoid, Hit, Ray, Real, Sphere};
+
+/// Batches per shape, width and dimension, and rays per batch (not a multiple of four, so that
+/// the remainder path runs too).
+const BATCHES: usize = 24;
+const RAYS: usize = 203;
+
+/// The bits of a hit, for comparison without `0.0 == -0.0`.
+fn bits<T: Real, const D: usize>(hit: &Option<Hit<T, D>>) -> Option<Vec<u64>> {
+    hit.as_ref().map(|h| {
+        core::iter::once(h.distance)
+            .chain(h.point.iter().copied())
+            .chain(h.normal.iter().copied())
+            .map(|v| v.to_wide().to_bits())
+            .collect()
+    })
+}
+
+/// A random unit vector.
+fn unit<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
+    loop {
+        let v = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1.0..1.0));
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
+/// Rays around a target of size `size` at `centre`: about half aimed at it from near and far,
+/// some from inside, some along the axes (through `size`-aligned offsets, so that a box's face
+/// planes are met exactly), some grazing.
+fn rays<T: Real, const D: usize>(
+    rng: &mut StdRng,
+    centre: &SVector<f64, D>,
+    size: f64,
+) -> Vec<Ray<T, D>> {
+    let far: f64 = if T::EPSILON_WIDE > f64::EPSILON {
+        1e4
+    } else {
+        1e12
+    };
+    let of = |v: &SVector<f64, D>| Point::from(v.map(T::from_wide));
+    (0..RAYS)
+        .filter_map(|_| {
+            let kind = rng.random_range(0..6);
+            let distance = match kind {
+                0 => rng.random_range(1.5..4.0),
+                1 => 10f64.powf(rng.random_range(1.0..far.log10())),
+                2 => rng.random_range(0.0..0.9),
+                _ => rng.random_range(1.5..30.0),
+            } * size;
+            let origin = centre + unit::<D>(rng) * distance;
+            let dir = match kind {
+                3 => {
+                    // Along an axis, from a point on a face plane or an ulp beside it.
+                    let axis = rng.random_range(0..D);
+                    let mut o = origin;
+                    let side = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                    o[(axis + 1) % D] =
+                        T::from_wide(centre[(axis + 1) % D] + side * size).to_wide();
+                    let mut d = SVector::<f64, D>::zeros();
+                    d[axis] = -(o[axis] - centre[axis]).signum();
+                    return Ray::new(of(&o), d.map(T::from_wide)).ok();
+                }
+                4 => {
+                    // Grazing: aimed at a point at about the target's size from its centre.
+                    let aim = centre + unit::<D>(rng) * size * rng.random_range(0.95..1.05);
+                    aim - origin
+                }
+                _ => {
+                    let aim = centre + unit::<D>(rng) * size * rng.random_range(0.0..1.7);
+                    aim - origin
+                }
+            };
+            Ray::new(of(&origin), dir.map(T::from_wide)).ok()
+        })
+        .collect()
+}
+
+/// Every batch's hits against the single casts, for one shape.
+fn check<T: Real, const D: usize>(
+    shape: &dyn Cast<T, D>,
+    rng: &mut StdRng,
+    centre: &SVector<f64, D>,
+    size: f64,
+    label: &str,
+) {
+    let rays = rays::<T, D>(rng, centre, size);
+    for max in [
+        f64::INFINITY,
+        0.0,
+        size * 4.0,
+        size * rng.random_range(1.0..100.0),
+    ] {
+        let max = T::from_wide(max);
+        let mut hits = vec![None; rays.len()];
+        shape.cast_rays(&rays, max, &mut hits);
+        for (ray, hit) in rays.iter().zip(&hits) {
+            assert_eq!(
+                bits(hit),
+                bits(&shape.cast_ray(ray, max)),
+                "{label}: {ray:?} max {max:?}"
+            );
+        }
+    }
+}
+
+/// A target centre: at the origin, nearby, or translated far.
+fn centre<T: Real, const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
+    let far = if T::EPSILON_WIDE > f64::EPSILON {
+        1e4
+    } else {
+        1e9
+    };
+    let at = match rng.random_range(0..3) {
+        0 => 0.0,
+        1 => rng.random_range(0.0..10.0),
+        _ => rng.random_range(0.0..far),
+    };
+    (unit::<D>(rng) * at).map(|v| T::from_wide(v).to_wide())
+}
+
+fn all_shapes<T: Real, const D: usize>(rotation: impl Fn(f64) -> SVector<f64, D>, seed: u64)
+where
+    Ellipsoid<T, D>: Oriented<T, D>,
+{
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..BATCHES {
+        let size = 2f64.powi(rng.random_range(-20..20)) * rng.random_range(1.0..2.0);
+        let c = centre::<T, D>(&mut rng);
+        let at = Point::from(c.map(T::from_wide));
+        let r = T::from_wide(size);
+        let sphere = Sphere::new(at, r).unwrap();
+        check(&sphere, &mut rng, &c, size, "sphere");
+        let half = SVector::<f64, D>::from_fn(|_, _| size * rng.random_range(0.2..1.0));
+        let lo = (c - half).map(T::from_wide);
+        let hi = (c + half).map(T::from_wide);
+        let boxed = Aabb::new(Point::from(lo), Point::from(hi)).unwrap();
+        check(&boxed, &mut rng, &c, size, "box");
+        let semi = half.map(T::from_wide);
+        let ellipsoid = Ellipsoid::new(at, semi).unwrap();
+        check(&ellipsoid, &mut rng, &c, size, "ellipsoid");
+        let oriented = Ellipsoid::<T, D>::rotated(at, semi, rotation(rng.random_range(0.0..6.0)));
+        check(&oriented, &mut rng, &c, size, "oriented ellipsoid");
+    }
+}
+
+/// Builds an oriented ellipsoid from an angle's rotation, in 2D or 3D.
+trait Oriented<T: Real, const D: usize>: Sized {
+    fn rotated(at: Point<T, D>, semi: SVector<T, D>, axis_angle: SVector<f64, D>) -> Self;
+}
+
+impl<T: Real> Oriented<T, 2> for Ellipsoid<T, 2> {
+    fn rotated(at: Point<T, 2>, semi: SVector<T, 2>, angle: SVector<f64, 2>) -> Self {
+        let rotation = Rotation2::new(T::from_wide(angle[0]));
+        Ellipsoid::oriented(at, semi, rotation).unwrap()
+    }
+}
+
+impl<T: Real> Oriented<T, 3> for Ellipsoid<T, 3> {
+    fn rotated(at: Point<T, 3>, semi: SVector<T, 3>, axis_angle: SVector<f64, 3>) -> Self {
+        let rotation = Rotation3::new(axis_angle.map(T::from_wide));
+        Ellipsoid::oriented(at, semi, rotation).unwrap()
+    }
+}
+
+#[test]
+fn batch_equals_single_f32_2d() {
+    all_shapes::<f32, 2>(|a| SVector::from([a, 0.0]), 1);
+}
+
+#[test]
+fn batch_equals_single_f32_3d() {
+    all_shapes::<f32, 3>(|a| SVector::from([a, 0.3 * a, -0.5]), 2);
+}
+
+#[test]
+fn batch_equals_single_f64_2d() {
+    all_shapes::<f64, 2>(|a| SVector::from([a, 0.0]), 3);
+}
+
+#[test]
+fn batch_equals_single_f64_3d() {
+    all_shapes::<f64, 3>(|a| SVector::from([a, 0.3 * a, -0.5]), 4);
+}
