@@ -3,7 +3,7 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::lane::{F64x4, M64x4, lane, with_wide_registers};
+use crate::core::lane::{F64x4, Lane, M64x4, lane, with_wide_registers};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, narrow};
@@ -84,15 +84,36 @@ fn first_hit<T: Real, const D: usize, E>(
         return None;
     }
     let x = crossing()?;
-    if x.inside {
+    let ahead = ahead(x.enter, max_distance);
+    answer(ray, x.inside, ahead, x.enter, || contact(&x))
+}
+
+/// Whether an entry at `enter` lies within `[0, max_distance]` (and is finite), in each lane.
+#[inline(always)]
+fn ahead<L: Lane>(enter: L, max_distance: L) -> L::Mask {
+    let zero = L::splat(0.0);
+    zero.le(enter) & enter.le(max_distance) & enter.lt(L::splat(f64::INFINITY))
+}
+
+/// The answer for a line that meets the solid with its entry at `enter`: a hit at the origin if
+/// it starts `inside`, else the contact if the entry is `ahead`, else none.
+#[inline(always)]
+fn answer<T: Real, const D: usize>(
+    ray: &Ray<T, D>,
+    inside: bool,
+    ahead: bool,
+    enter: f64,
+    contact: impl FnOnce() -> Contact<D>,
+) -> Option<Hit<T, D>> {
+    if inside {
         return Some(start_inside(ray));
     }
     // Not inside at the origin, a crossing is either wholly ahead or wholly behind it.
-    if !(x.enter >= 0.0 && x.enter <= max_distance && x.enter.is_finite()) {
+    if !ahead {
         return None;
     }
-    let (point, normal) = contact(&x);
-    hit(x.enter, &point, &normal, ray)
+    let (point, normal) = contact();
+    hit(enter, &point, &normal, ray)
 }
 
 /// [`crate::Cast::cast_ray`] for any shape.
@@ -153,6 +174,10 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         rays.len(),
         hits.len()
     );
+    if !(max_distance.to_wide() >= 0.0) {
+        hits.fill(None);
+        return;
+    }
     let (ray_fours, ray_rest) = rays.as_chunks::<4>();
     let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
     with_wide_registers(
@@ -180,25 +205,19 @@ fn by_four<T, const D: usize, S>(
     T: Real,
     S: LineQuery<T, D>,
 {
-    {
-        let x = four(rays);
-        for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
-            *hit = if x.answered.lane(k) {
-                let crossing = || {
-                    x.meets.lane(k).then_some(Crossing {
-                        enter: x.enter.0[k],
-                        exit: x.enter.0[k],
-                        inside: x.inside.lane(k),
-                        entry: (),
-                    })
-                };
-                first_hit(ray, max_distance, crossing, |_| {
-                    (lane(&x.point, k), Some(lane(&x.normal, k)))
-                })
-            } else {
-                cast_ray(shape, ray, max_distance)
-            };
-        }
+    let max = max_distance.to_wide();
+    let x = four(rays);
+    let ahead = ahead(x.enter, F64x4::splat(max));
+    for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
+        *hit = if !x.answered.lane(k) {
+            cast_ray(shape, ray, max_distance)
+        } else if x.meets.lane(k) {
+            answer(ray, x.inside.lane(k), ahead.lane(k), x.enter.0[k], || {
+                (lane(&x.point, k), Some(lane(&x.normal, k)))
+            })
+        } else {
+            None
+        };
     }
 }
 
@@ -282,17 +301,14 @@ fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
 
 /// A hit rounded to the public width, with normal `-dir` where the contact has none; `None` if
 /// the contact is not finite (an input near the limits of the width overflowed), so that no hit
-/// carries an infinity or a NaN.
-#[inline]
+/// carries an infinity or a NaN (a point that is not finite in `f64` is not finite rounded).
+#[inline(always)]
 fn hit<T: Real, const D: usize>(
     distance: f64,
     point: &SVector<f64, D>,
     normal: &Option<SVector<f64, D>>,
     ray: &Ray<T, D>,
 ) -> Option<Hit<T, D>> {
-    if !point.iter().all(|v| v.is_finite()) {
-        return None;
-    }
     let normal = match normal {
         Some(unit) => Unit::new_unchecked(narrow(unit)),
         None => -*ray.dir(),
