@@ -98,6 +98,15 @@ fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     g
 }
 
+/// The baseline of the batch target: `cast_ray` in a loop, each whole hit stored as
+/// `cast_rays` stores it (a loop that only counts hits lets the compiler skip the normal).
+fn store_each<R, H>(rays: &[R], hits: &mut [H], cast: impl Fn(&R) -> H) {
+    for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+        *hit = cast(ray);
+    }
+    black_box(hits);
+}
+
 /// raysweep's casts in width `T`.
 fn ours<T: Width>(c: &mut Criterion, width: &str) {
     let t = targets::<T>();
@@ -112,6 +121,10 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
                 .sum::<u32>()
         })
     });
+    g.bench_function("raysweep cast_ray loop", |b| {
+        let mut hits = vec![None; RAYS];
+        b.iter(|| store_each(&t.rays, &mut hits, |r| t.sphere.cast_ray(black_box(r), inf)))
+    });
     g.bench_function("raysweep cast_rays", |b| {
         let mut hits = vec![None; RAYS];
         b.iter(|| t.sphere.cast_rays(black_box(&t.rays), inf, &mut hits))
@@ -125,6 +138,10 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
                 .map(|r| t.aabb.cast_ray(black_box(r), inf).is_some() as u32)
                 .sum::<u32>()
         })
+    });
+    g.bench_function("raysweep cast_ray loop", |b| {
+        let mut hits = vec![None; RAYS];
+        b.iter(|| store_each(&t.rays, &mut hits, |r| t.aabb.cast_ray(black_box(r), inf)))
     });
     g.bench_function("raysweep cast_rays", |b| {
         let mut hits = vec![None; RAYS];

@@ -207,16 +207,18 @@ fn by_four<T, const D: usize, S>(
 {
     let max = max_distance.to_wide();
     let x = four(rays);
-    let ahead = ahead(x.enter, F64x4::splat(max));
-    for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
-        *hit = if !x.answered.lane(k) {
+    // The lanes of `answer`, with its branches on the hit itself turned into one filter, which
+    // costs less than mispredicting them.
+    let ahead = x.meets & !x.inside & ahead(x.enter, F64x4::splat(max));
+    let starts_inside = x.meets & x.inside;
+    for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
+        *slot = if !x.answered.lane(k) {
             cast_ray(shape, ray, max_distance)
-        } else if x.meets.lane(k) {
-            answer(ray, x.inside.lane(k), ahead.lane(k), x.enter.0[k], || {
-                (lane(&x.point, k), Some(lane(&x.normal, k)))
-            })
+        } else if starts_inside.lane(k) {
+            Some(start_inside(ray))
         } else {
-            None
+            let normal = Some(lane(&x.normal, k));
+            hit(x.enter.0[k], &lane(&x.point, k), &normal, ray).filter(|_| ahead.lane(k))
         };
     }
 }
