@@ -3,8 +3,9 @@
 //! The cores are generic over [`Lane`]. `f64` is one lane, with plain branches; [`F64x4`] is four,
 //! and applies every operation lane by lane with exactly the operation the scalar lane uses, so a
 //! batch of four returns the same bits as four single casts. The lane loops are simple enough for
-//! the compiler to turn into SIMD instructions (two lanes per SSE2 instruction on the default
-//! x86-64 target). Vectors are arrays `[L; D]`, with the few helpers the cores need.
+//! the compiler to turn into SIMD instructions: two lanes per SSE2 instruction on the default
+//! x86-64 target, four per AVX2 instruction inside [`with_wide_registers`]. Vectors are arrays
+//! `[L; D]`, with the few helpers the cores need.
 
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
