@@ -79,13 +79,25 @@ fn first_hit<T: Real, const D: usize, E>(
     crossing: impl FnOnce() -> Option<Crossing<E>>,
     contact: impl FnOnce(&Crossing<E>) -> Contact<D>,
 ) -> Option<Hit<T, D>> {
-    let max_distance = max_distance.to_wide();
-    if !(max_distance >= 0.0) {
-        return None;
-    }
+    let max_distance = reach(max_distance)?;
     let x = crossing()?;
     let ahead = ahead(x.enter, max_distance);
     answer(ray, x.inside, ahead, x.enter, || contact(&x))
+}
+
+/// `max_distance` in the working precision; `None` for a NaN or negative one, which no hit meets.
+#[inline(always)]
+fn reach<T: Real>(max_distance: T) -> Option<f64> {
+    let max_distance = max_distance.to_wide();
+    (max_distance >= 0.0).then_some(max_distance)
+}
+
+/// The one precondition of the batch casts: as many hit slots as rays. `call` names the method
+/// in the panic message.
+#[inline]
+#[track_caller]
+pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
+    assert_eq!(rays, hits, "{call}: {rays} rays but {hits} hit slots");
 }
 
 /// Whether an entry at `enter` lies within `[0, max_distance]` (and is finite), in each lane.
@@ -167,24 +179,18 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     T: Real,
     S: LineQuery<T, D>,
 {
-    assert_eq!(
-        rays.len(),
-        hits.len(),
-        "cast_rays: {} rays but {} hit slots",
-        rays.len(),
-        hits.len()
-    );
-    if !(max_distance.to_wide() >= 0.0) {
+    assert_batch_lengths("cast_rays", rays.len(), hits.len());
+    let Some(max) = reach(max_distance) else {
         hits.fill(None);
         return;
-    }
+    };
     let (ray_fours, ray_rest) = rays.as_chunks::<4>();
     let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
     with_wide_registers(
         #[inline(always)]
         || {
             for (rays, hits) in ray_fours.iter().zip(hit_fours) {
-                by_four(shape, rays, max_distance, hits, &four);
+                by_four(shape, rays, max_distance, max, hits, &four);
             }
         },
     );
@@ -199,26 +205,26 @@ fn by_four<T, const D: usize, S>(
     shape: &S,
     rays: &[Ray<T, D>; 4],
     max_distance: T,
+    max: f64,
     hits: &mut [Option<Hit<T, D>>; 4],
     four: &impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
 ) where
     T: Real,
     S: LineQuery<T, D>,
 {
-    let max = max_distance.to_wide();
     let x = four(rays);
-    // The lanes of `answer`, with its branches on the hit itself turned into one filter, which
-    // costs less than mispredicting them.
-    let ahead = x.meets & !x.inside & ahead(x.enter, F64x4::splat(max));
-    let starts_inside = x.meets & x.inside;
+    // `answer` taken as if every entry were ahead, then kept where the line meets the solid and
+    // starts inside or enters ahead: one filter costs less than mispredicting a branch on whether
+    // each ray hits.
+    let keep = x.meets & (x.inside | ahead(x.enter, F64x4::splat(max)));
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        *slot = if !x.answered.lane(k) {
-            cast_ray(shape, ray, max_distance)
-        } else if starts_inside.lane(k) {
-            Some(start_inside(ray))
+        *slot = if x.answered.lane(k) {
+            answer(ray, x.inside.lane(k), true, x.enter.0[k], || {
+                (lane(&x.point, k), Some(lane(&x.normal, k)))
+            })
+            .filter(|_| keep.lane(k))
         } else {
-            let normal = Some(lane(&x.normal, k));
-            hit(x.enter.0[k], &lane(&x.point, k), &normal, ray).filter(|_| ahead.lane(k))
+            cast_ray(shape, ray, max_distance)
         };
     }
 }

@@ -182,13 +182,7 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        assert_eq!(
-            rays.len(),
-            hits.len(),
-            "cast_rays: {} rays but {} hit slots",
-            rays.len(),
-            hits.len()
-        );
+        crate::cast::assert_batch_lengths("cast_rays", rays.len(), hits.len());
         for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
             *hit = self.cast_ray(ray, max_distance);
         }
@@ -223,13 +217,7 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
         Self: Sync,
     {
         use rayon::prelude::*;
-        assert_eq!(
-            rays.len(),
-            hits.len(),
-            "cast_rays_par: {} rays but {} hit slots",
-            rays.len(),
-            hits.len()
-        );
+        crate::cast::assert_batch_lengths("cast_rays_par", rays.len(), hits.len());
         const CHUNK: usize = 1024;
         rays.par_chunks(CHUNK)
             .zip(hits.par_chunks_mut(CHUNK))

@@ -19,6 +19,12 @@ pub(crate) trait Mask:
 {
     /// Whether every lane is set.
     fn all(self) -> bool;
+
+    /// `yes` in the lanes that are set, `no` elsewhere.
+    #[inline(always)]
+    fn select(self, yes: Self, no: Self) -> Self {
+        (self & yes) | (!self & no)
+    }
 }
 
 /// One `f64` per lane, with the operations the cores use.

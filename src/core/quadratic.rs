@@ -42,10 +42,14 @@ impl<const D: usize, L: Lane> Offset<D, L> {
     /// `o − c`, exactly (barring overflow), in each lane.
     #[inline(always)]
     pub(crate) fn between_lanes(o: &[L; D], c: &[L; D]) -> Self {
-        Offset {
-            hi: build(|i| o[i] - c[i]),
-            lo: build(|i| two_sum(o[i], -c[i]).1),
+        let mut f = Offset {
+            hi: [L::default(); D],
+            lo: [L::default(); D],
+        };
+        for i in 0..D {
+            (f.hi[i], f.lo[i]) = two_sum(o[i], -c[i]);
         }
+        f
     }
 
     /// `|f|² − r²`, as if computed in twice the working precision: its sign says exactly whether the
@@ -214,7 +218,7 @@ impl<const D: usize, L: Lane> LineBall<D, L> {
         LineBall {
             near: pick(yes.near, no.near),
             far: pick(yes.far, no.far),
-            inside: (mask & yes.inside) | (!mask & no.inside),
+            inside: mask.select(yes.inside, no.inside),
             dir_len: pick(yes.dir_len, no.dir_len),
             perp: build(|i| pick(yes.perp[i], no.perp[i])),
             half_chord: pick(yes.half_chord, no.half_chord),
@@ -343,7 +347,7 @@ pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
     }
     let (exact_meets, exact) = line_ball_exact(f, n, r);
     (
-        (accepted & meets) | (!accepted & exact_meets),
+        accepted.select(meets, exact_meets),
         LineBall::select(accepted, &plain, &exact),
     )
 }
