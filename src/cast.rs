@@ -3,7 +3,7 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::lane::{F64x4, Lane, M64x4, lane, with_wide_registers};
+use crate::core::lane::{F64x4, Lane, M64x4, with_wide_registers};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, narrow};
@@ -213,20 +213,39 @@ fn by_four<T, const D: usize, S>(
     S: LineQuery<T, D>,
 {
     let x = four(rays);
-    // `answer` taken as if every entry were ahead, then kept where the line meets the solid and
-    // starts inside or enters ahead: one filter costs less than mispredicting a branch on whether
-    // each ray hits.
-    let keep = x.meets & (x.inside | ahead(x.enter, F64x4::splat(max)));
+    // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
+    // is finite in the width (as `answer` decides for one ray): one mask costs less than
+    // mispredicting a branch on whether each ray hits.
+    let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
+    let point = x.point.map(narrow_lanes::<T>);
+    let normal = x.normal.map(narrow_lanes::<T>);
+    let finite = point.iter().fold(distance_finite, |all, p| all & p.1);
+    let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
+    let keep = x.meets & (x.inside | contact);
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        *slot = if x.answered.lane(k) {
-            answer(ray, x.inside.lane(k), true, x.enter.0[k], || {
-                (lane(&x.point, k), Some(lane(&x.normal, k)))
-            })
-            .filter(|_| keep.lane(k))
-        } else {
+        *slot = if !x.answered.lane(k) {
             cast_ray(shape, ray, max_distance)
+        } else if x.inside.lane(k) {
+            Some(start_inside(ray)).filter(|_| keep.lane(k))
+        } else {
+            let hit = Hit {
+                distance: distance[k],
+                point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
+                normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i].0[k])),
+            };
+            keep.lane(k).then_some(hit)
         };
     }
+}
+
+/// Four lanes rounded to the width `T`, and where the rounded values are finite.
+#[inline(always)]
+fn narrow_lanes<T: Real>(v: F64x4) -> ([T; 4], M64x4) {
+    let narrow = v.0.map(T::from_wide);
+    let finite = F64x4(narrow.map(T::to_wide))
+        .abs()
+        .lt(F64x4::splat(f64::INFINITY));
+    (narrow, finite)
 }
 
 /// [`crate::Cast::ray_span`] for any shape.

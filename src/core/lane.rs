@@ -318,12 +318,6 @@ pub(crate) fn gather<const D: usize>(vectors: &[SVector<f64, D>; 4]) -> [F64x4; 
     build(|i| F64x4([vectors[0][i], vectors[1][i], vectors[2][i], vectors[3][i]]))
 }
 
-/// Lane `k` of a vector of lanes.
-#[inline(always)]
-pub(crate) fn lane<const D: usize>(v: &[F64x4; D], k: usize) -> SVector<f64, D> {
-    SVector::from_fn(|i, _| v[i].0[k])
-}
-
 /// `[f(0), f(1), …, f(N − 1)]`, by a plain loop (which the optimiser sees through more readily
 /// than `array::from_fn`).
 #[inline(always)]

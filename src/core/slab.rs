@@ -42,7 +42,9 @@ pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
     let mut enter = L::splat(f64::NEG_INFINITY);
     let mut exit = L::splat(f64::INFINITY);
     let mut meets = zero.le(zero);
-    let mut entry_axis = [!meets; D];
+    // The axis of the latest entry so far (−1 before any), as a lane value: one select per axis
+    // instead of a mask per axis to update.
+    let mut axis = L::splat(-1.0);
     for i in 0..D {
         // A line parallel to the slab lies in it or misses the box; the divisions below are
         // then 0/0 or ±∞ and left out.
@@ -55,16 +57,13 @@ pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
         let far = L::select(positive, to_max, to_min);
         let later = enter.lt(near) & !parallel;
         enter = L::select(later, near, enter);
-        for axis in &mut entry_axis[..i] {
-            *axis = *axis & !later;
-        }
-        entry_axis[i] = later;
+        axis = L::select(later, L::splat(i as f64), axis);
         exit = L::select(parallel, exit, far.min(exit));
     }
     let x = LineBox {
         enter,
         exit,
-        entry_axis,
+        entry_axis: build(|i| axis.eq(L::splat(i as f64))),
         inside: enter.le(zero) & zero.le(exit),
     };
     (meets & enter.le(exit), x)
