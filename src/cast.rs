@@ -72,7 +72,7 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
 
 /// The first contact within `[0, max_distance]`, with the public edge semantics: `None` for a NaN
 /// or negative `max_distance`, a hit at the origin when the crossing starts inside.
-#[inline]
+#[inline(always)]
 fn first_hit<T: Real, const D: usize, E>(
     ray: &Ray<T, D>,
     max_distance: T,
@@ -129,7 +129,7 @@ fn answer<T: Real, const D: usize>(
 }
 
 /// [`crate::Cast::cast_ray`] for any shape.
-#[inline]
+#[inline(always)]
 pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
@@ -195,8 +195,19 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         },
     );
     for (ray, hit) in ray_rest.iter().zip(hit_rest) {
-        *hit = cast_ray(shape, ray, max_distance);
+        *hit = cast_one(shape, ray, max_distance);
     }
+}
+
+/// [`cast_ray`] for a ray of a batch that the lanes leave: out of line, so that the batch loop
+/// does not carry a copy of the single cast per lane.
+#[inline(never)]
+fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    max_distance: T,
+) -> Option<Hit<T, D>> {
+    cast_ray(shape, ray, max_distance)
 }
 
 /// One step of [`cast_rays_by_four`]: four rays.
@@ -224,7 +235,7 @@ fn by_four<T, const D: usize, S>(
     let keep = x.meets & (x.inside | contact);
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
         *slot = if !x.answered.lane(k) {
-            cast_ray(shape, ray, max_distance)
+            cast_one(shape, ray, max_distance)
         } else if x.inside.lane(k) {
             Some(start_inside(ray)).filter(|_| keep.lane(k))
         } else {

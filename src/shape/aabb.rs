@@ -246,7 +246,7 @@ pub(crate) struct BoxEntry<const D: usize> {
 impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     type Entry = BoxEntry<D>;
 
-    #[inline]
+    #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
         let dir = ray.working_dir();
         let slab = line_box(
@@ -263,7 +263,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn contact(&self, ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
         let e = &crossing.entry;
         let point = entry_point(
@@ -340,6 +340,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// assert_eq!((hit.distance, hit.normal.into_inner()), (1.0, -Vector2::x()));
     /// # Ok::<(), raysweep::Error>(())
     /// ```
+    #[inline(always)]
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
         cast::cast_ray(self, ray, max_distance)
     }

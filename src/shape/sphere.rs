@@ -125,7 +125,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     }
 
     /// Where the line through `ray` is within `reach` of the centre: the quadratic core.
-    #[inline]
+    #[inline(always)]
     fn crossing_within(
         &self,
         ray: &Ray<T, D>,
@@ -163,7 +163,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// When the quadratic core may return its plain evaluation: a contact point on this sphere
     /// has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
-    #[inline]
+    #[inline(always)]
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
@@ -185,12 +185,12 @@ impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
 impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     type Entry = (LineBall<D>, SVector<f64, D>);
 
-    #[inline]
+    #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
         self.crossing_within(ray, self.radius.to_wide())
     }
 
-    #[inline]
+    #[inline(always)]
     fn contact(&self, _ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
         let (x, n) = &crossing.entry;
         let h = x.entry_offset(n);
@@ -247,6 +247,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// assert_eq!(hit.distance, (1e4 - 0.75f64.sqrt()) as f32);
     /// # Ok::<(), raysweep::Error>(())
     /// ```
+    #[inline(always)]
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
         cast::cast_ray(self, ray, max_distance)
     }
