@@ -82,7 +82,14 @@ fn first_hit<T: Real, const D: usize, E>(
     let max_distance = reach(max_distance)?;
     let x = crossing()?;
     let ahead = ahead(x.enter, max_distance);
-    answer(ray, x.inside, ahead, x.enter, || contact(&x))
+    answer(
+        ray,
+        x.inside,
+        ahead,
+        x.enter,
+        #[inline(always)]
+        || contact(&x),
+    )
 }
 
 /// `max_distance` in the working precision; `None` for a NaN or negative one, which no hit meets.
@@ -138,7 +145,9 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     first_hit(
         ray,
         max_distance,
+        #[inline(always)]
         || shape.crossing(ray),
+        #[inline(always)]
         |x| shape.contact(ray, x),
     )
 }

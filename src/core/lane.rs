@@ -56,10 +56,6 @@ pub(crate) trait Lane:
     fn eq(self, other: Self) -> Self::Mask;
     /// `yes` where `mask` is set, `no` elsewhere.
     fn select(mask: Self::Mask, yes: Self, no: Self) -> Self;
-    /// `slow()`, for a path taken only by some inputs: out of line for one lane, so that a single
-    /// cast's common path stays small enough to be inlined into the caller's loop; inline for
-    /// four, so that it is compiled inside [`with_wide_registers`] with the rest.
-    fn seldom<R>(slow: impl FnOnce() -> R) -> R;
     /// `(2^-e, 2^e)` for the unbiased exponent `e` of `self` (positive and finite), clamped to
     /// `[-1022, 1022]` so that both powers are normal numbers.
     fn pow2_scale(self) -> (Self, Self);
@@ -131,10 +127,6 @@ impl Lane for f64 {
         if mask { yes } else { no }
     }
     #[inline(always)]
-    fn seldom<R>(slow: impl FnOnce() -> R) -> R {
-        out_of_line(slow)
-    }
-    #[inline(always)]
     fn pow2_scale(self) -> (Self, Self) {
         pow2_scale(self)
     }
@@ -143,12 +135,6 @@ impl Lane for f64 {
     fn mul_add(self, b: Self, c: Self) -> Self {
         num_traits::Float::mul_add(self, b, c)
     }
-}
-
-/// `f()`, never inlined.
-#[inline(never)]
-fn out_of_line<R>(f: impl FnOnce() -> R) -> R {
-    f()
 }
 
 /// Four `f64` lanes.
@@ -289,10 +275,6 @@ impl Lane for F64x4 {
             f64::from_bits((mask.0[k] & yes.0[k].to_bits()) | (!mask.0[k] & no.0[k].to_bits()))
         };
         F64x4([pick(0), pick(1), pick(2), pick(3)])
-    }
-    #[inline(always)]
-    fn seldom<R>(slow: impl FnOnce() -> R) -> R {
-        slow()
     }
     #[inline(always)]
     fn pow2_scale(self) -> (Self, Self) {

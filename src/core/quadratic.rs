@@ -345,10 +345,7 @@ pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
     if accepted.all() {
         return (meets, plain);
     }
-    let (exact_meets, exact) = L::seldom(
-        #[inline(always)]
-        || line_ball_exact(f, n, r),
-    );
+    let (exact_meets, exact) = line_ball_exact(f, n, r);
     (
         accepted.select(meets, exact_meets),
         LineBall::select(accepted, &plain, &exact),
