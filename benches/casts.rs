@@ -2,9 +2,10 @@
 //! 0.25.3 (the last nalgebra-based release) on identical inputs, and the batch path against a
 //! loop of single casts.
 //!
-//! Every query runs over the same fixed, seeded set of 4096 rays, of which about half hit; the
-//! reported time is per cast (criterion's throughput is 4096 elements per iteration). Run with
-//! `cargo bench --bench casts`; `docs/performance.md` records a run.
+//! Every query runs over the same fixed, seeded set of 4096 rays, of which about half hit, and
+//! stores each cast's whole result (see `store_each`); the reported time is per cast (criterion's
+//! throughput is 4096 elements per iteration). Run with `cargo bench --bench casts`;
+//! `docs/performance.md` records a run.
 
 use std::hint::black_box;
 
