@@ -115,11 +115,24 @@ fn each<R, H: Clone>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
     rays: &[R],
-    empty: H,
-    cast: impl Fn(&R) -> H,
+    cast: impl Fn(&R) -> Option<H>,
 ) {
-    let mut hits = vec![empty; rays.len()];
+    let mut hits = vec![None; rays.len()];
     g.bench_function(name, |b| b.iter(|| store_each(rays, &mut hits, &cast)));
+}
+
+/// A ray-cast group for a shape with a batch path: the loop of `cast_ray` and `cast_rays`.
+fn ray_casts<T: Width, S: Cast<T, 3>>(c: &mut Criterion, name: &str, shape: &S, rays: &[Ray<T>]) {
+    let inf = T::of(f64::INFINITY);
+    let mut g = group(c, name);
+    each(&mut g, "raysweep", rays, |r| {
+        shape.cast_ray(black_box(r), inf)
+    });
+    g.bench_function("raysweep cast_rays", |b| {
+        let mut hits = vec![None; rays.len()];
+        b.iter(|| shape.cast_rays(black_box(rays), inf, &mut hits))
+    });
+    g.finish();
 }
 
 /// raysweep's casts in width `T`.
@@ -127,41 +140,25 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
     let t = targets::<T>();
     let inf = T::of(f64::INFINITY);
     let ball = T::of(BALL);
-    let mut g = group(c, &format!("{width}/ray vs sphere"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
-        t.sphere.cast_ray(black_box(r), inf)
-    });
-    g.bench_function("raysweep cast_rays", |b| {
-        let mut hits = vec![None; RAYS];
-        b.iter(|| t.sphere.cast_rays(black_box(&t.rays), inf, &mut hits))
-    });
-    g.finish();
-    let mut g = group(c, &format!("{width}/ray vs box"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
-        t.aabb.cast_ray(black_box(r), inf)
-    });
-    g.bench_function("raysweep cast_rays", |b| {
-        let mut hits = vec![None; RAYS];
-        b.iter(|| t.aabb.cast_rays(black_box(&t.rays), inf, &mut hits))
-    });
-    g.finish();
+    ray_casts(c, &format!("{width}/ray vs sphere"), &t.sphere, &t.rays);
+    ray_casts(c, &format!("{width}/ray vs box"), &t.aabb, &t.rays);
     let mut g = group(c, &format!("{width}/ray vs ellipsoid"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
+    each(&mut g, "raysweep", &t.rays, |r| {
         t.ellipsoid.cast_ray(black_box(r), inf)
     });
     g.finish();
     let mut g = group(c, &format!("{width}/sphere cast vs sphere"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
+    each(&mut g, "raysweep", &t.rays, |r| {
         t.sphere.cast_sphere(black_box(r), ball, inf)
     });
     g.finish();
     let mut g = group(c, &format!("{width}/sphere cast vs box"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
+    each(&mut g, "raysweep", &t.rays, |r| {
         t.aabb.cast_sphere(black_box(r), ball, inf)
     });
     g.finish();
     let mut g = group(c, &format!("{width}/sphere cast vs ellipsoid"));
-    each(&mut g, "raysweep", &t.rays, None, |r| {
+    each(&mut g, "raysweep", &t.rays, |r| {
         t.ellipsoid.cast_sphere(black_box(r), ball, inf)
     });
     g.finish();
@@ -208,22 +205,20 @@ macro_rules! parry {
                 .unwrap()
             };
             let mut g = group(c, concat!($width, "/ray vs sphere"));
-            each(&mut g, "parry", &rays, None, |r| {
+            each(&mut g, "parry", &rays, |r| {
                 ball.cast_local_ray_and_get_normal(black_box(r), inf, true)
             });
             g.finish();
             let mut g = group(c, concat!($width, "/ray vs box"));
-            each(&mut g, "parry", &rays, None, |r| {
+            each(&mut g, "parry", &rays, |r| {
                 aabb.cast_local_ray_and_get_normal(black_box(r), inf, true)
             });
             g.finish();
             let mut g = group(c, concat!($width, "/sphere cast vs sphere"));
-            each(&mut g, "parry", &rays, None, |r| sweep(black_box(r), &ball));
+            each(&mut g, "parry", &rays, |r| sweep(black_box(r), &ball));
             g.finish();
             let mut g = group(c, concat!($width, "/sphere cast vs box"));
-            each(&mut g, "parry", &rays, None, |r| {
-                sweep(black_box(r), &cuboid)
-            });
+            each(&mut g, "parry", &rays, |r| sweep(black_box(r), &cuboid));
             g.finish();
         }
     };
