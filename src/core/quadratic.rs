@@ -23,7 +23,10 @@
 //! All that compensation is the slow path. [`line_ball`] first evaluates the same formulas in
 //! plain `f64` and returns that result when a [`Shortcut`] (chosen by the caller for the result's
 //! width and the contact point's magnitude) says its rounding cannot show: no cancellation beyond a
-//! margin in `C` or in the discriminant, and an origin not too far from the ball.
+//! margin in `C` or in the discriminant, and, for `f32` results, an origin not too far from the
+//! ball. For `f64` results the plain evaluation forms the closest approach by [`projected`]
+//! (exact products, then a second projection), which keeps it to a few ulps of its own size
+//! however far the origin is, so that only cancellation sends a line to the slow path.
 
 use nalgebra::SVector;
 
@@ -234,23 +237,44 @@ impl<const D: usize> LineBall<D> {
     }
 }
 
-/// When the plain `f64` evaluation of [`line_ball`] is precise enough to be returned.
+/// When the plain `f64` evaluation of [`line_ball`] is precise enough to be returned, and how it
+/// forms the closest approach.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Shortcut {
-    /// Smallest `|C|` and `|disc|` accepted, relative to `|f|² + r²`: below it the plain values
-    /// have cancelled too much (an origin next to the surface, a nearly tangent line).
+    /// Smallest `|C|` accepted, relative to `|f|² + r²`: below it the plain `C` has cancelled too
+    /// much (an origin next to the surface).
     pub(crate) cancel: f64,
+    /// Smallest `|disc|` accepted, relative to the sum of the squares it is the difference of
+    /// (`r² + |f|²` for a plain closest approach, `r² + |p|²` for a [`projected`] one): below it
+    /// the line is too nearly tangent.
+    pub(crate) graze: f64,
     /// Largest `|f|²` accepted: the plain closest approach loses about `|f|·ε`, which must stay
-    /// small against the contact point the caller builds from it.
+    /// small against the contact point the caller builds from it. Infinite with `exact_products`.
     pub(crate) reach2: f64,
+    /// Whether the closest approach is formed by [`projected`], to a few ulps of its own size
+    /// however far the origin, rather than in one plain step.
+    pub(crate) exact_products: bool,
 }
 
 impl Shortcut {
-    /// The shortcut for results rounded to `f32`: 29 guard bits absorb everything but extreme
-    /// cancellation.
-    const NARROW: (f64, f64) = (1.0 / 1048576.0, 16777216.0);
-    /// The shortcut for `f64` results, which keep the plain evaluation within a few ulps.
-    const WIDE: (f64, f64) = (0.25, 2.0);
+    /// The shortcut for `f64` results: margins that keep the plain values within a few ulps (a
+    /// projected closest approach leaves the discriminant accurate to a few ulps of `r² + |p|²`),
+    /// and no limit on far origins.
+    const WIDE: Shortcut = Shortcut {
+        cancel: 0.25,
+        graze: 1.0 / 64.0,
+        reach2: f64::INFINITY,
+        exact_products: true,
+    };
+
+    /// No shortcut at all: the compensated path throughout, for the tests of that path.
+    #[cfg(test)]
+    pub(crate) const NEVER: Shortcut = Shortcut {
+        cancel: f64::INFINITY,
+        graze: f64::INFINITY,
+        reach2: 0.0,
+        exact_products: false,
+    };
 
     /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
     /// on how far the origin may be (the cancellation margins still guard the distances).
@@ -266,46 +290,105 @@ impl Shortcut {
     /// at least `point_scale`.
     #[inline]
     pub(crate) fn of<T: crate::Real>(point_scale: f64) -> Self {
-        // A width narrower than f64 has guard bits to spare.
-        let (cancel, reach) = if T::EPSILON_WIDE > f64::EPSILON {
-            Self::NARROW
+        if T::EPSILON_WIDE > f64::EPSILON {
+            // A width narrower than f64 has 29 guard bits to spare: they absorb everything but
+            // extreme cancellation and origins more than 2^12 contact points away.
+            let limit = 4096.0 * point_scale;
+            Shortcut {
+                cancel: 1.0 / 1048576.0,
+                graze: 1.0 / 1048576.0,
+                reach2: limit * limit,
+                exact_products: false,
+            }
         } else {
             Self::WIDE
-        };
-        let limit = reach * point_scale;
-        Shortcut {
-            cancel,
-            reach2: limit * limit,
         }
     }
+
+    /// [`Shortcut::of`] for a caller that rounds the distances once more (the ellipsoid's change
+    /// of frame costs about 2 ulps): in `f64` only origins within twice `point_scale` of the
+    /// centre keep the plain distances, whose error grows with the origin's distance.
+    #[inline]
+    pub(crate) fn rescaled<T: crate::Real>(point_scale: f64) -> Self {
+        let shortcut = Self::of::<T>(point_scale);
+        if shortcut.exact_products {
+            let limit = 2.0 * point_scale;
+            Shortcut {
+                reach2: limit * limit,
+                ..shortcut
+            }
+        } else {
+            shortcut
+        }
+    }
+}
+
+/// The closest approach to the centre of the line `f + s·n`, to a few ulps of its own size
+/// however far `f` is, and `f·n̂`, given the line's `|n|` and `1/|n|`.
+///
+/// Formed in one plain step, `f − (f·n / n·n)·n` rounds each product by about `|f|·ε`, an error as
+/// large against a small closest approach as the origin is far. Here the origin is first moved
+/// along the line by the rounded `t ≈ f·n / n·n` with exact products (TwoProduct), keeping `f`'s
+/// low part, so the only error `|f|` brings is that of `t`, which moves the result along `n`. A
+/// second projection of the now small vector removes it: the classical "twice is enough" of
+/// Gram-Schmidt reorthogonalisation (Giraud, Langou and Rozložník, "The loss of orthogonality in
+/// the Gram-Schmidt orthogonalization process", Comput. Math. Appl. 50, 2005). `f·n̂` is the
+/// corrected shift times `|n|`: two roundings and that of `|n|`, however many terms `f·n` had.
+#[inline(always)]
+fn projected<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+    len: L,
+    inv_len: L,
+) -> ([L; D], L) {
+    let inv_a = inv_len * inv_len;
+    let t = dot(&f.hi, n) * inv_a;
+    let first = build(|i| {
+        let (m, m_err) = two_product(t, n[i]);
+        (f.hi[i] - m) + (f.lo[i] - m_err)
+    });
+    let back = dot(&first, n) * inv_a;
+    (sub_scaled(&first, back, n), (t + back) * len)
 }
 
 /// The plain evaluation of [`line_ball_lanes`] (the same formulas, without compensation): the
 /// lanes where [`Shortcut`] accepts it, the lanes where the line meets the ball, and the answer.
 #[inline(always)]
 fn line_ball_plain<L: Lane, const D: usize>(
-    f: &[L; D],
+    f: &Offset<D, L>,
     n: &[L; D],
     r: L,
     shortcut: Shortcut,
 ) -> (L::Mask, L::Mask, LineBall<D, L>) {
     let a = dot(n, n);
-    let b = dot(f, n);
-    let ff = dot(f, f);
     let rr = r * r;
+    let len = a.sqrt();
+    let inv_len = L::splat(1.0) / len;
+    let (ff, (perp, along)) = if shortcut.exact_products {
+        let ff = dot(&f.hi, &f.hi) + L::splat(2.0) * dot(&f.hi, &f.lo);
+        (ff, projected(f, n, len, inv_len))
+    } else {
+        let along = dot(&f.hi, n) * inv_len;
+        let perp = sub_scaled(&f.hi, along * inv_len, n);
+        (dot(&f.hi, &f.hi), (perp, along))
+    };
     let c = ff - rr;
     let scale = ff + rr;
-    let inv_len = L::splat(1.0) / a.sqrt();
-    let along = b * inv_len;
-    let perp = sub_scaled(f, along * inv_len, n);
-    let disc = rr - dot(&perp, &perp);
-    let margin = L::splat(shortcut.cancel) * scale;
+    let pp = dot(&perp, &perp);
+    let disc = rr - pp;
+    // A plain closest approach is off by about |f|·ε, a projected one by a few ulps of itself.
+    let disc_scale = if shortcut.exact_products {
+        rr + pp
+    } else {
+        scale
+    };
     // 2^±900 keeps every square and product above clear of underflow and overflow.
     let (low, high) = (L::splat(1.2e-271), L::splat(8.5e270));
-    let accepted = margin.le(c.abs())
-        & margin.le(disc.abs())
+    let accepted = (L::splat(shortcut.cancel) * scale).le(c.abs())
+        & (L::splat(shortcut.graze) * disc_scale).le(disc.abs())
         & ff.le(L::splat(shortcut.reach2))
         & low.le(scale)
+        & low.le(disc_scale)
         & scale.le(high)
         & low.le(a)
         & a.le(high);
@@ -318,7 +401,7 @@ fn line_ball_plain<L: Lane, const D: usize>(
         near: q.min(other),
         far: q.max(other),
         inside: c.le(L::splat(0.0)),
-        dir_len: a * inv_len,
+        dir_len: len,
         perp,
         half_chord,
     };
@@ -341,7 +424,7 @@ pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
     r: L,
     shortcut: Shortcut,
 ) -> (L::Mask, LineBall<D, L>) {
-    let (accepted, meets, plain) = line_ball_plain(&f.hi, n, r, shortcut);
+    let (accepted, meets, plain) = line_ball_plain(f, n, r, shortcut);
     if accepted.all() {
         return (meets, plain);
     }
@@ -417,12 +500,26 @@ mod tests {
 
     fn cross(o: [f64; 3], n: [f64; 3], r: f64) -> Option<LineBall<3>> {
         let f = Offset::between(&Vector3::from(o), &Vector3::zeros());
-        // No shortcut: the compensated path itself is under test.
-        let never = Shortcut {
-            cancel: f64::INFINITY,
-            reach2: 0.0,
-        };
-        line_ball(&f, &Vector3::from(n).normalize(), r, never)
+        line_ball(&f, &Vector3::from(n).normalize(), r, Shortcut::NEVER)
+    }
+
+    #[test]
+    fn projected_closest_approach_keeps_its_bits_for_far_origins() {
+        // 10^12 radii away, along a direction that is unit only to within rounding.
+        let n = Vector3::new(0.6, 0.8, 1e-3).normalize();
+        let foot = Vector3::new(0.3, -0.2, 0.7);
+        let f = Offset::from_vector(foot - n * 1e12);
+        let n: [f64; 3] = n.into();
+        let len = dot(&n, &n).sqrt();
+        let (perp, _) = projected(&f, &n, len, 1.0 / len);
+        // The compensated closest approach, in twice the working precision.
+        let exact = closest_approach(&f, &n).perp;
+        let size = dot(&exact, &exact).sqrt();
+        let error = |p: [f64; 3]| (0..3).map(|i| (p[i] - exact[i]).abs()).fold(0.0, f64::max);
+        assert!(error(perp) <= 4.0 * f64::EPSILON * size);
+        // In one plain step the same approach is off by thousands of ulps.
+        let t = dot(&f.hi, &n) / (len * len);
+        assert!(error(sub_scaled(&f.hi, t, &n)) > 1000.0 * f64::EPSILON * size);
     }
 
     #[test]

@@ -164,12 +164,6 @@ mod tests {
     use super::*;
     use nalgebra::{Vector2, Vector3};
 
-    /// No shortcut: the compensated core throughout.
-    const EXACT: Shortcut = Shortcut {
-        cancel: f64::INFINITY,
-        reach2: 0.0,
-    };
-
     fn unit_square() -> (Vector2<f64>, Vector2<f64>) {
         (Vector2::new(0.0, 0.0), Vector2::new(1.0, 1.0))
     }
@@ -178,7 +172,7 @@ mod tests {
     fn face_contact_is_at_the_grown_face() {
         let (lo, hi) = unit_square();
         let o = Vector2::new(-5.0, 0.5);
-        let t = first_touch(&o, &Vector2::x(), &lo, &hi, 0.25, -10.0, EXACT).unwrap();
+        let t = first_touch(&o, &Vector2::x(), &lo, &hi, 0.25, -10.0, Shortcut::NEVER).unwrap();
         assert_eq!(t, 4.75);
     }
 
@@ -191,7 +185,10 @@ mod tests {
         let o = Vector2::new(-0.2, -0.2);
         let r = 0.25;
         assert!(grown_box(&o, &n, &lo, &hi, r).is_some());
-        assert_eq!(first_touch(&o, &n, &lo, &hi, r, -10.0, EXACT), None);
+        assert_eq!(
+            first_touch(&o, &n, &lo, &hi, r, -10.0, Shortcut::NEVER),
+            None
+        );
     }
 
     #[test]
@@ -200,7 +197,7 @@ mod tests {
         let hi = Vector3::new(1.0, 1.0, 1.0);
         // Along x, passing the corner (1, 1, 1) at a perpendicular distance of 0.6 = 0.8 · r.
         let o = Vector3::new(5.0, 1.0 + 0.36, 1.0 + 0.48);
-        let t = first_touch(&o, &-Vector3::x(), &lo, &hi, 0.75, -10.0, EXACT).unwrap();
+        let t = first_touch(&o, &-Vector3::x(), &lo, &hi, 0.75, -10.0, Shortcut::NEVER).unwrap();
         // Contact where (x − 1)² + 0.6² = 0.75², i.e. x = 1.45.
         assert!((t - 3.55).abs() < 1e-15);
     }

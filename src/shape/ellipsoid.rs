@@ -342,7 +342,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
             &self.in_unit_frame(ray.origin()),
             &local_dir,
             1.0,
-            Shortcut::of::<T>(scale),
+            Shortcut::rescaled::<T>(scale),
         )?;
         // A world step of |dir| is a local step of |local_dir|.
         let to_world = dir.norm() / ball.dir_len;
