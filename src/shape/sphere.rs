@@ -161,13 +161,13 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         }
     }
 
-    /// When the quadratic core may return its plain evaluation: a contact point on this sphere
-    /// has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
+    /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
+    /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
     #[inline(always)]
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
-        Shortcut::of::<T>((centre - r).max(r / sqrt(D as f64)))
+        Shortcut::of::<T>((centre - r).max(r / sqrt(D as f64))).along_ray()
     }
 }
 
