@@ -173,6 +173,26 @@ impl<T: Real, const D: usize> Ray<T, D> {
     pub(crate) fn working_dir(&self) -> SVector<f64, D> {
         renormalised::<T, f64, D>(widen(self.dir.as_ref()).into()).into()
     }
+
+    /// The stored direction in the working precision, as it is, and its length there ([`length`]):
+    /// a distance along it times the length is Euclidean. A caller that needs no unit vector (the
+    /// slab) so keeps the renormalisation of [`Ray::working_dir`] off its critical path.
+    #[inline]
+    pub(crate) fn stored_dir(&self) -> (SVector<f64, D>, f64) {
+        let n = widen(self.dir.as_ref());
+        let len = length::<T, f64, D>(&n.into());
+        (n, len)
+    }
+}
+
+/// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes.
+#[inline(always)]
+pub(crate) fn stored_lanes<T: Real, const D: usize>(
+    rays: &[Ray<T, D>; 4],
+) -> ([F64x4; D], [F64x4; D]) {
+    let origins = gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords)));
+    let dirs = gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref())));
+    (origins, dirs)
 }
 
 /// The origins and working directions ([`Ray::working_dir`]) of four rays, as lanes.
@@ -180,9 +200,20 @@ impl<T: Real, const D: usize> Ray<T, D> {
 pub(crate) fn working_lanes<T: Real, const D: usize>(
     rays: &[Ray<T, D>; 4],
 ) -> ([F64x4; D], [F64x4; D]) {
-    let origins = gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords)));
-    let dirs = gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref())));
+    let (origins, dirs) = stored_lanes(rays);
     (origins, renormalised::<T, _, D>(dirs))
+}
+
+/// The length of a stored unit direction of width `T`, in the working precision: 1 for `f64`,
+/// as [`renormalised`] takes it; for `f32`, with `|n|² = 1 + δ` and `|δ| < 2^-22`, `1 + δ/2`,
+/// which is `|n|` to `O(δ²) < 2^-44` and the inverse of [`renormalised`]'s factor to the same.
+#[inline(always)]
+pub(crate) fn length<T: Real, L: Lane, const D: usize>(n: &[L; D]) -> L {
+    if T::RENORMALISE_DIRECTION {
+        L::splat(0.5) + L::splat(0.5) * dot(n, n)
+    } else {
+        L::splat(1.0)
+    }
 }
 
 /// A stored unit direction of width `T`, in the working precision: as it is for `f64`; for `f32`,

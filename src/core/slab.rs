@@ -18,9 +18,10 @@ use super::lane::{Lane, build};
 /// Where a line crosses a closed box.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LineBox<const D: usize, L: Lane = f64> {
-    /// Distance to the entry; negative when the entry lies behind the origin.
+    /// Parameter `t` of the entry (its distance for a unit direction); negative when the entry
+    /// lies behind the origin.
     pub(crate) enter: L,
-    /// Distance to the exit.
+    /// Parameter of the exit.
     pub(crate) exit: L,
     /// Which axis's face the line enters through: set for that axis only.
     entry_axis: [L::Mask; D],
@@ -28,8 +29,8 @@ pub(crate) struct LineBox<const D: usize, L: Lane = f64> {
     pub(crate) inside: L::Mask,
 }
 
-/// The crossing of the line `o + t·n` (`n` unit, distances along it) with the closed box
-/// `[min, max]` in each lane: the lanes where the line meets the box (not where an input is not
+/// The crossing of the line `o + t·n` with the closed box `[min, max]`, as parameters `t`
+/// (distances for a unit `n`), in each lane: the lanes where the line meets the box (not where an input is not
 /// finite), and the crossing there.
 #[inline(always)]
 pub(crate) fn line_box_lanes<L: Lane, const D: usize>(

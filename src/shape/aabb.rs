@@ -9,7 +9,7 @@ use crate::core::slab::{LineBox, entry_normal, entry_point, line_box, line_box_l
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
-use crate::ray::{Ray, working_lanes};
+use crate::ray::{Ray, length, stored_lanes};
 use crate::real::{Real, widen};
 use crate::shape::box_around;
 use crate::traits::{Cast, Shape};
@@ -221,7 +221,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// (the slab core on four lanes): in every lane, the bits of the single cast.
     #[inline]
     fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
-        let (o, n) = working_lanes(rays);
+        let (o, n) = stored_lanes(rays);
         let min = widen(&self.min.coords).map(F64x4::splat).into();
         let max = widen(&self.max.coords).map(F64x4::splat).into();
         let (meets, x) = line_box_lanes(&o, &n, &min, &max);
@@ -229,14 +229,15 @@ impl<T: Real, const D: usize> Aabb<T, D> {
             answered: M64x4::splat(true),
             meets,
             inside: x.inside,
-            enter: x.enter,
+            enter: x.enter * length::<T, _, D>(&n),
             point: x.entry_point_lanes(&o, &n, &min, &max),
             normal: x.entry_normal_lanes(&n),
         }
     }
 }
 
-/// What a box crossing keeps for its contact: the slab result and the working direction.
+/// What a box crossing keeps for its contact: the slab result, whose distances run along the
+/// stored direction ([`Ray::stored_dir`]), and that direction.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BoxEntry<const D: usize> {
     slab: LineBox<D>,
@@ -248,7 +249,9 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
 
     #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
-        let dir = ray.working_dir();
+        // The slab runs along the stored direction; its distances, times the direction's length,
+        // are Euclidean, and its entry point needs no length at all.
+        let (dir, len) = ray.stored_dir();
         let slab = line_box(
             &widen(&ray.origin().coords),
             &dir,
@@ -256,8 +259,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
             &widen(&self.max.coords),
         )?;
         Some(Crossing {
-            enter: slab.enter,
-            exit: slab.exit,
+            enter: slab.enter * len,
+            exit: slab.exit * len,
             inside: slab.inside,
             entry: BoxEntry { slab, dir },
         })
