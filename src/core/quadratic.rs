@@ -202,8 +202,8 @@ pub(crate) struct LineBall<const D: usize, L: Lane = f64> {
     pub(crate) dir_len: L,
     /// The perpendicular offset `f − (f·n̂)·n̂` of the line from the centre (closest approach).
     perp: [L; D],
-    /// Half the chord length, `√disc`.
-    half_chord: L,
+    /// The step `√disc/|n|` along `n` from the closest approach back to the entry.
+    chord_step: L,
 }
 
 impl<const D: usize, L: Lane> LineBall<D, L> {
@@ -211,7 +211,7 @@ impl<const D: usize, L: Lane> LineBall<D, L> {
     /// approach rather than as `f + near·n̂`, which would cancel for far origins.
     #[inline(always)]
     pub(crate) fn entry_offset_lanes(&self, n: &[L; D]) -> [L; D] {
-        sub_scaled(&self.perp, self.half_chord / self.dir_len, n)
+        sub_scaled(&self.perp, self.chord_step, n)
     }
 
     /// `yes` in the lanes where `mask` is set, `no` elsewhere.
@@ -224,7 +224,7 @@ impl<const D: usize, L: Lane> LineBall<D, L> {
             inside: mask.select(yes.inside, no.inside),
             dir_len: pick(yes.dir_len, no.dir_len),
             perp: build(|i| pick(yes.perp[i], no.perp[i])),
-            half_chord: pick(yes.half_chord, no.half_chord),
+            chord_step: pick(yes.chord_step, no.chord_step),
         }
     }
 }
@@ -440,7 +440,7 @@ fn line_ball_plain<L: Lane, const D: usize>(
         inside: c.le(L::splat(0.0)),
         dir_len: len,
         perp,
-        half_chord,
+        chord_step: half_chord * inv_len,
     };
     (accepted, meets, ball)
 }
@@ -519,13 +519,14 @@ fn line_ball_exact<L: Lane, const D: usize>(
     let near = L::select(at_centre, zero, q.min(other));
     let far = L::select(at_centre, zero, q.max(other));
     let meets = !(negative & !inside) & near.le(far);
+    let dir_len = len * dir_scale.up;
     let ball = LineBall {
         near: near * scale.up,
         far: far * scale.up,
         inside,
-        dir_len: len * dir_scale.up,
+        dir_len,
         perp: self::scale(&perp, scale.up),
-        half_chord: half_chord * scale.up,
+        chord_step: half_chord * scale.up / dir_len,
     };
     (meets, ball)
 }
