@@ -248,8 +248,10 @@ pub(crate) struct Shortcut {
     /// (`r² + |f|²` for a plain closest approach, `r² + |p|²` for a [`projected`] one): below it
     /// the line is too nearly tangent.
     pub(crate) graze: f64,
-    /// Largest `|f|²` accepted: the plain closest approach loses about `|f|·ε`, which must stay
-    /// small against the contact point the caller builds from it. Infinite with `exact_products`.
+    /// Largest `|f|²` accepted: a closest approach formed in one plain step loses about `|f|·ε`,
+    /// which must stay small against the contact point the caller builds from it. A [`projected`]
+    /// one does not, and is limited only for a caller that rounds the distances again
+    /// ([`Shortcut::rescaled`]).
     pub(crate) reach2: f64,
     /// Whether the closest approach is formed by [`projected`], to a few ulps of its own size
     /// however far the origin, rather than in one plain step.
@@ -323,7 +325,8 @@ impl Shortcut {
 
     /// [`Shortcut::of`] for a caller that rounds the distances once more (the ellipsoid's change
     /// of frame costs about 2 ulps): in `f64` only origins within twice `point_scale` of the
-    /// centre keep the plain distances, whose error grows with the origin's distance.
+    /// centre keep the plain path. Farther ones, measured, then missed the `f64` distance target
+    /// by 1 to 2 ulps (`docs/performance.md`).
     #[inline]
     pub(crate) fn rescaled<T: crate::Real>(point_scale: f64) -> Self {
         let shortcut = Self::of::<T>(point_scale);

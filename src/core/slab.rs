@@ -30,8 +30,8 @@ pub(crate) struct LineBox<const D: usize, L: Lane = f64> {
 }
 
 /// The crossing of the line `o + t·n` with the closed box `[min, max]`, as parameters `t`
-/// (distances for a unit `n`), in each lane: the lanes where the line meets the box (not where an input is not
-/// finite), and the crossing there.
+/// (distances for a unit `n`), in each lane: the lanes where the line meets the box (not where an
+/// input is not finite), and the crossing there.
 #[inline(always)]
 pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
     o: &[L; D],
