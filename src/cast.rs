@@ -243,18 +243,17 @@ fn by_four<T, const D: usize, S>(
     let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
     let keep = x.meets & (x.inside | contact);
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        *slot = if !x.answered.lane(k) {
-            cast_one(shape, ray, max_distance)
+        if !x.answered.lane(k) {
+            *slot = cast_one(shape, ray, max_distance);
         } else if x.inside.lane(k) {
-            Some(start_inside(ray)).filter(|_| keep.lane(k))
+            *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
         } else {
-            let hit = Hit {
+            *slot = keep.lane(k).then(|| Hit {
                 distance: distance[k],
                 point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
                 normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i].0[k])),
-            };
-            keep.lane(k).then_some(hit)
-        };
+            });
+        }
     }
 }
 
