@@ -3,6 +3,7 @@
 use nalgebra::{Point, SVector, Unit};
 
 use crate::core::lane::{F64x4, Lane, build, dot, gather, scale};
+use crate::core::slab::without_subnormals;
 use crate::error::{Error, check_finite};
 use crate::real::{Real, narrow, widen};
 
@@ -39,7 +40,10 @@ impl<T: Real, const D: usize> Ray<T, D> {
     /// Any finite non-zero `dir` is accepted, including one with subnormal components or
     /// components near the largest finite value: it is scaled before its length is taken. The
     /// stored direction is the unit vector nearest to `dir / |dir|` that the rounding of each
-    /// component gives.
+    /// component gives, except that a component below `2^-1022` in magnitude (an `f64` subnormal;
+    /// no `f32` is that small) is stored as zero. That moves the direction by less than `2^-1022`,
+    /// where the normalisation's rounding may move it by up to `2^-53` relative, and it lets every
+    /// cast use the components' reciprocals, which would overflow for the smallest subnormals.
     ///
     /// # Errors
     ///
@@ -63,7 +67,7 @@ impl<T: Real, const D: usize> Ray<T, D> {
         let (unit, _) = unit_and_length(&widen(&dir)).ok_or(Error::ZeroDirection)?;
         Ok(Ray {
             origin,
-            dir: Unit::new_unchecked(narrow(&unit)),
+            dir: stored(&unit),
         })
     }
 
@@ -103,7 +107,7 @@ impl<T: Real, const D: usize> Ray<T, D> {
         .ok_or(Error::ZeroDirection)?;
         let ray = Ray {
             origin: a,
-            dir: Unit::new_unchecked(narrow(&unit)),
+            dir: stored(&unit),
         };
         Ok((ray, T::from_wide(length)))
     }
@@ -162,10 +166,14 @@ impl<T: Real, const D: usize> Ray<T, D> {
         self.origin + self.dir.as_ref() * distance
     }
 
-    /// A ray whose direction is already unit (to within the width's rounding), kept as given.
+    /// A ray whose direction is already unit (to within the width's rounding), kept as given but
+    /// for components below `2^-1022`, stored as zero as in [`Ray::new`].
     #[cfg(feature = "serde")]
     pub(crate) fn from_unit(origin: Point<T, D>, dir: Unit<SVector<T, D>>) -> Self {
-        Ray { origin, dir }
+        Ray {
+            origin,
+            dir: stored(&widen(dir.as_ref())),
+        }
     }
 
     /// The direction in the working precision: unit to within an `f64` rounding.
@@ -183,6 +191,14 @@ impl<T: Real, const D: usize> Ray<T, D> {
         let len = length::<T, f64, D>(&n.into());
         (n, len)
     }
+}
+
+/// A unit direction in the working precision as a ray stores it: rounded to the width, with
+/// components below `2^-1022` in magnitude (subnormal in `f64`) set to zero, so that every
+/// component's reciprocal is finite (see [`Ray::new`]).
+#[inline]
+fn stored<T: Real, const D: usize>(unit: &SVector<f64, D>) -> Unit<SVector<T, D>> {
+    Unit::new_unchecked(narrow(&without_subnormals(unit)))
 }
 
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes.

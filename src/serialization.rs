@@ -29,8 +29,8 @@ impl<T: Real, const D: usize> TryFrom<RayRepr<T, D>> for Ray<T, D> {
     type Error = Error;
 
     /// A direction that is already unit to within the width's rounding (as every serialized ray's
-    /// is) is kept bit for bit, so rays round-trip exactly; any other is normalised by
-    /// [`Ray::new`].
+    /// is) is kept bit for bit (but for components below `2^-1022`, stored as zero as by
+    /// [`Ray::new`]), so rays round-trip exactly; any other is normalised by [`Ray::new`].
     fn try_from(r: RayRepr<T, D>) -> Result<Self, Error> {
         check_finite("origin", r.origin.iter().map(|v| v.to_wide()))?;
         check_finite("direction", r.dir.iter().map(|v| v.to_wide()))?;

@@ -7,6 +7,8 @@ mod robust;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point2, Vector2};
+use raysweep::{Aabb, Cast, Ray};
 use robust::{Numbers, Raw, check, replay};
 
 /// With probability `wild`, a value from one of the interesting classes of bit patterns; else
@@ -98,6 +100,24 @@ fn subnormal_and_huge_directions_are_normalised() {
         let mut numbers = || ordered.next().unwrap_or(0.0);
         let _ = check::<f64, 2>(&mut Numbers::new(&mut numbers), &format!("direction {v:?}"));
     }
+}
+
+/// A direction component below `2^-1022` (an `f64` subnormal) is stored as zero by every
+/// constructor, and casts answer for the ray as stored; `f32` has no component that small.
+#[test]
+fn subnormal_direction_components_are_stored_as_zero() {
+    let tiny = 1e-320;
+    let ray = Ray::new(Point2::new(-1.5, -tiny), Vector2::new(1.0, -tiny)).unwrap();
+    assert_eq!(ray.dir().into_inner(), Vector2::new(1.0, 0.0));
+    let (between, _) = Ray::between(Point2::origin(), Point2::new(1.0, tiny)).unwrap();
+    assert_eq!(between.dir().into_inner(), Vector2::new(1.0, 0.0));
+    // The stored ray runs parallel to the face y = 0, just below it.
+    let rect = Aabb::new(Point2::new(-1.0, 0.0), Point2::new(1.0, 1.0)).unwrap();
+    assert_eq!(rect.cast_ray(&ray, f64::INFINITY), None);
+    let along = Ray::new(Point2::new(-1.5, 0.0), Vector2::new(1.0, tiny)).unwrap();
+    assert_eq!(rect.cast_ray(&along, f64::INFINITY).unwrap().distance, 0.5);
+    let narrow = Ray::new(Point2::origin(), Vector2::new(1.0f32, 1e-40)).unwrap();
+    assert_eq!(narrow.dir().y, 1e-40);
 }
 
 /// The fuzzers' corpora and crash reproducers (`tests/fuzz/`), replayed through both targets.

@@ -21,7 +21,7 @@ use nalgebra::SVector;
 
 use super::exact::{Dot2, two_sum};
 use super::quadratic::{Offset, Shortcut, line_ball};
-use super::slab::{LineBox, line_box};
+use super::slab::{LineBox, line_box, without_subnormals};
 
 /// Whether a ball of radius `r` centred at `o` touches the closed box: the squared distance,
 /// accumulated from exact excesses in twice the working precision, is at most `r²`.
@@ -49,6 +49,9 @@ pub(crate) fn touches<const D: usize>(
 }
 
 /// The crossing of the line `o + t·n` with the box grown by `r`, its bounds rounded outward.
+/// Components of `n` below `2^-1022` are taken as zero ([`without_subnormals`]): a ray's direction
+/// has none; an ellipsoid's direction in its own frame may, and there this box only bounds the
+/// search, which that moves by less than `|t|·2^-1022`.
 #[inline]
 pub(crate) fn grown_box<const D: usize>(
     o: &SVector<f64, D>,
@@ -71,7 +74,7 @@ pub(crate) fn grown_box<const D: usize>(
     };
     let lo = min.map(|b| outward(b, -r));
     let hi = max.map(|b| outward(b, r));
-    line_box(o, n, &lo, &hi)
+    line_box(o, &without_subnormals(n), &lo, &hi)
 }
 
 /// The first parameter `t ≥ start` at which the ball of radius `r` centred at `o + t·n` touches
