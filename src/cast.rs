@@ -234,25 +234,32 @@ fn by_four<T, const D: usize, S>(
 {
     let x = four(rays);
     // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
-    // is finite in the width (as `answer` decides for one ray): one mask costs less than
-    // mispredicting a branch on whether each ray hits.
+    // is finite in the width (as `answer` decides for one ray), in one mask.
     let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
     let point = x.point.map(narrow_lanes::<T>);
     let normal = x.normal.map(narrow_lanes::<T>);
     let finite = point.iter().fold(distance_finite, |all, p| all & p.1);
     let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
     let keep = x.meets & (x.inside | contact);
+    // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its
+    // copy's wide loads of narrower stores would stall store forwarding.
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
         if !x.answered.lane(k) {
             *slot = cast_one(shape, ray, max_distance);
         } else if x.inside.lane(k) {
             *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
         } else {
-            *slot = keep.lane(k).then(|| Hit {
+            let hit = Hit {
                 distance: distance[k],
                 point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
                 normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i].0[k])),
-            });
+            };
+            // Whether a ray hits is as good as random, so a branch on it would mispredict half
+            // the time: the hit is written, then `None` goes to the slot or to a spare, whichever
+            // a select (not a branch) picks.
+            *slot = Some(hit);
+            let mut spare = None;
+            *core::hint::select_unpredictable(keep.lane(k), &mut spare, slot) = None;
         }
     }
 }
