@@ -92,11 +92,12 @@ fn first_hit<T: Real, const D: usize, E>(
     )
 }
 
-/// `max_distance` in the working precision; `None` for a NaN or negative one, which no hit meets.
+/// `max_distance` in the working precision, at most `f64::MAX`; `None` for a NaN or negative one,
+/// which no hit meets. So an entry within it is finite, which [`ahead`] then need not test.
 #[inline(always)]
 fn reach<T: Real>(max_distance: T) -> Option<f64> {
     let max_distance = max_distance.to_wide();
-    (max_distance >= 0.0).then_some(max_distance)
+    (max_distance >= 0.0).then_some(max_distance.min(f64::MAX))
 }
 
 /// The one precondition of the batch casts: as many hit slots as rays. `call` names the method
@@ -107,11 +108,13 @@ pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
     assert_eq!(rays, hits, "{call}: {rays} rays but {hits} hit slots");
 }
 
-/// Whether an entry at `enter` lies within `[0, max_distance]` (and is finite), in each lane.
+/// Whether an entry at `enter` lies within `[0, max_distance]`, in each lane; with a finite
+/// `max_distance` (from [`reach`]) the entry is finite too. (A separate test `enter < ∞` would
+/// cost more than a comparison: LLVM merges it with `0 ≤ enter` into a floating-point class
+/// test, which x86 without AVX-512 evaluates lane by lane in about twenty integer instructions.)
 #[inline(always)]
 fn ahead<L: Lane>(enter: L, max_distance: L) -> L::Mask {
-    let zero = L::splat(0.0);
-    zero.le(enter) & enter.le(max_distance) & enter.lt(L::splat(f64::INFINITY))
+    L::splat(0.0).le(enter) & enter.le(max_distance)
 }
 
 /// The answer for a line that meets the solid with its entry at `enter`: a hit at the origin if
@@ -169,10 +172,25 @@ pub(crate) struct FourEntries<const D: usize> {
     pub(crate) normal: [F64x4; D],
 }
 
+/// In which order [`cast_rays_by_four`] computes and stores the groups of four rays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Schedule {
+    /// Each group is computed, then stored. For a short computation (the slab's), which leaves
+    /// the registers for one group's answer only.
+    InTurn,
+    /// The next group is computed before this one is stored, so that its long chain of dependent
+    /// operations (the quadratic's square root and divisions) starts while this one's answers go
+    /// out: the processor's reorder window, which holds about one group of instructions, is then
+    /// never waiting on one chain alone. Two groups' answers take more registers than there are,
+    /// so some go to the stack.
+    Overlapped,
+}
+
 /// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
-/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does not
-/// answer and the last few rays one by one through [`cast_ray`], and every answer gets the edge
-/// semantics of [`cast_ray`], so the hits are the bits that single casts return.
+/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, in the order
+/// `schedule` gives, the lanes it does not answer and the last few rays one by one through
+/// [`cast_ray`], and every answer gets the edge semantics of [`cast_ray`], so the hits are the
+/// bits that single casts return.
 ///
 /// # Panics
 ///
@@ -183,6 +201,7 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     rays: &[Ray<T, D>],
     max_distance: T,
     hits: &mut [Option<Hit<T, D>>],
+    schedule: Schedule,
     four: impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
 ) where
     T: Real,
@@ -198,9 +217,23 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     with_wide_registers(
         #[inline(always)]
         || {
-            for (rays, hits) in ray_fours.iter().zip(hit_fours) {
-                by_four(shape, rays, max_distance, max, hits, &four);
+            let mut groups = ray_fours.iter().zip(hit_fours);
+            if schedule == Schedule::InTurn {
+                for (rays, hits) in groups {
+                    by_four(shape, rays, max_distance, max, hits, &four(rays));
+                }
+                return;
             }
+            let Some((mut rays, mut hits)) = groups.next() else {
+                return;
+            };
+            let mut x = four(rays);
+            for (next_rays, next_hits) in groups {
+                let next = four(next_rays);
+                by_four(shape, rays, max_distance, max, hits, &x);
+                (rays, hits, x) = (next_rays, next_hits, next);
+            }
+            by_four(shape, rays, max_distance, max, hits, &x);
         },
     );
     for (ray, hit) in ray_rest.iter().zip(hit_rest) {
@@ -219,7 +252,7 @@ fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
     cast_ray(shape, ray, max_distance)
 }
 
-/// One step of [`cast_rays_by_four`]: four rays.
+/// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`).
 #[inline(always)]
 fn by_four<T, const D: usize, S>(
     shape: &S,
@@ -227,12 +260,11 @@ fn by_four<T, const D: usize, S>(
     max_distance: T,
     max: f64,
     hits: &mut [Option<Hit<T, D>>; 4],
-    four: &impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
+    x: &FourEntries<D>,
 ) where
     T: Real,
     S: LineQuery<T, D>,
 {
-    let x = four(rays);
     // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
     // is finite in the width (as `answer` decides for one ray), in one mask.
     let (distance, distance_finite) = narrow_lanes::<T>(x.enter);

@@ -1,7 +1,8 @@
 //! `cast_rays` returns exactly the bits of `cast_ray`, ray by ray, for batches that mix every path
 //! the cores take: near and far origins (the plain and the compensated quadratic in neighbouring
 //! lanes), origins inside, grazing and axis-parallel rays, rays along a box's face planes, and
-//! maximum distances that cut hits off; in both widths and both dimensions, for every shape.
+//! maximum distances that cut hits off; in both widths and both dimensions, for every shape, and
+//! for batches of every length that the groups of four treat apart.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -102,14 +103,18 @@ fn check<T: Real, const D: usize>(
         size * rng.random_range(1.0..100.0),
     ] {
         let max = T::from_wide(max);
-        let mut hits = vec![None; rays.len()];
-        shape.cast_rays(&rays, max, &mut hits);
-        for (ray, hit) in rays.iter().zip(&hits) {
-            assert_eq!(
-                bits(hit),
-                bits(&shape.cast_ray(ray, max)),
-                "{label}: {ray:?} max {max:?}"
-            );
+        // No group of four, one, one and a rest, two, and many.
+        for len in [3, 4, 7, 8, RAYS] {
+            let rays = &rays[..len];
+            let mut hits = vec![None; len];
+            shape.cast_rays(rays, max, &mut hits);
+            for (ray, hit) in rays.iter().zip(&hits) {
+                assert_eq!(
+                    bits(hit),
+                    bits(&shape.cast_ray(ray, max)),
+                    "{label}: {len} rays, {ray:?} max {max:?}"
+                );
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, Schedule, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, entry_normal, entry_point, line_box, line_box_lanes};
@@ -219,7 +219,7 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
 impl<T: Real, const D: usize> Aabb<T, D> {
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
     /// (the slab core on four lanes): in every lane, the bits of the single cast.
-    #[inline]
+    #[inline(always)]
     fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
         let (o, n) = stored_lanes(rays);
         let min = widen(&self.min.coords).map(F64x4::splat).into();
@@ -371,9 +371,15 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        cast::cast_rays_by_four(self, rays, max_distance, hits, |four| {
-            self.four_entries(four)
-        });
+        cast::cast_rays_by_four(
+            self,
+            rays,
+            max_distance,
+            hits,
+            Schedule::InTurn,
+            #[inline(always)]
+            |four| self.four_entries(four),
+        );
     }
 
     /// See [`Cast::cast_sphere`]: the exact swept box, with rounded edges and corners.

@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, Schedule, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, build};
 use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes};
 use crate::error::{Error, check_finite};
@@ -143,7 +143,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
     /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
-    #[inline]
+    #[inline(always)]
     fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
         let (o, n) = working_lanes(rays);
@@ -274,9 +274,15 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        cast::cast_rays_by_four(self, rays, max_distance, hits, |four| {
-            self.four_entries(four)
-        });
+        cast::cast_rays_by_four(
+            self,
+            rays,
+            max_distance,
+            hits,
+            Schedule::Overlapped,
+            #[inline(always)]
+            |four| self.four_entries(four),
+        );
     }
 
     /// See [`Cast::cast_sphere`]: the ray against the sphere of radius `self.radius() + radius`.
