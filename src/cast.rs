@@ -168,6 +168,9 @@ pub(crate) struct FourEntries<const D: usize> {
     pub(crate) enter: F64x4,
     /// The entry point.
     pub(crate) point: [F64x4; D],
+    /// Whether each entry point at a finite distance lies between bounds that are finite in the
+    /// width (as a box's does): then it is finite rounded, and its test is left out.
+    pub(crate) point_bounded: bool,
     /// The outward unit normal there.
     pub(crate) normal: [F64x4; D],
 }
@@ -270,7 +273,11 @@ fn by_four<T, const D: usize, S>(
     let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
     let point = x.point.map(narrow_lanes::<T>);
     let normal = x.normal.map(narrow_lanes::<T>);
-    let finite = point.iter().fold(distance_finite, |all, p| all & p.1);
+    let finite = if x.point_bounded {
+        distance_finite
+    } else {
+        point.iter().fold(distance_finite, |all, p| all & p.1)
+    };
     let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
     let keep = x.meets & (x.inside | contact);
     // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its

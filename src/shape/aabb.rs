@@ -231,6 +231,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
             inside: x.inside,
             enter: x.enter * length::<T, _, D>(&n),
             point: x.entry_point_lanes(&o, &n, &min, &max),
+            point_bounded: true,
             normal: x.entry_normal_lanes(&n),
         }
     }
