@@ -217,25 +217,34 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
 }
 
 impl<T: Real, const D: usize> Aabb<T, D> {
+    /// The bounds in the working precision, the same in every lane.
+    fn bound_lanes(&self) -> BoundLanes<D> {
+        let splat = |p: &Point<T, D>| widen(&p.coords).map(F64x4::splat).into();
+        (splat(&self.min), splat(&self.max))
+    }
+
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
-    /// (the slab core on four lanes): in every lane, the bits of the single cast.
+    /// (the slab core on four lanes): in every lane, the bits of the single cast. `bounds` are the
+    /// box's [`Aabb::bound_lanes`].
     #[inline(always)]
-    fn four_entries(&self, rays: &[Ray<T, D>; 4]) -> FourEntries<D> {
+    fn four_entries(rays: &[Ray<T, D>; 4], bounds: &BoundLanes<D>) -> FourEntries<D> {
+        let (min, max) = bounds;
         let (o, n) = stored_lanes(rays);
-        let min = widen(&self.min.coords).map(F64x4::splat).into();
-        let max = widen(&self.max.coords).map(F64x4::splat).into();
-        let (meets, x) = line_box_lanes(&o, &n, &min, &max);
+        let (meets, x) = line_box_lanes(&o, &n, min, max);
         FourEntries {
             answered: M64x4::splat(true),
             meets,
             inside: x.inside,
             enter: x.enter * length::<T, _, D>(&n),
-            point: x.entry_point_lanes(&o, &n, &min, &max),
+            point: x.entry_point_lanes(&o, &n, min, max),
             point_bounded: true,
             normal: x.entry_normal_lanes(&n),
         }
     }
 }
+
+/// A box's lower and upper bounds, as lanes.
+type BoundLanes<const D: usize> = ([F64x4; D], [F64x4; D]);
 
 /// What a box crossing keeps for its contact: the slab result, whose distances run along the
 /// stored direction ([`Ray::stored_dir`]), and that direction.
@@ -372,6 +381,8 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
+        // Widened once, and moved into the closure, where no store to `hits` can alias them.
+        let bounds = self.bound_lanes();
         cast::cast_rays_by_four(
             self,
             rays,
@@ -379,7 +390,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
             hits,
             Schedule::InTurn,
             #[inline(always)]
-            |four| self.four_entries(four),
+            move |four| Self::four_entries(four, &bounds),
         );
     }
 
