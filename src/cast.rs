@@ -295,7 +295,8 @@ fn by_four<T, const D: usize, S>(
             };
             // Whether a ray hits is as good as random, so a branch on it would mispredict half
             // the time: the hit is written, then `None` goes to the slot or to a spare, whichever
-            // a select (not a branch) picks.
+            // `select_unpredictable` picks. (The compiler may still make that a conditional
+            // store; docs/performance.md has what that costs on the benchmark.)
             *slot = Some(hit);
             let mut spare = None;
             *core::hint::select_unpredictable(keep.lane(k), &mut spare, slot) = None;
