@@ -57,7 +57,9 @@ pub struct Span<T> {
 }
 
 impl<T: Real> Span<T> {
-    /// The chord length `exit − enter`: the path length through the solid.
+    /// The chord length `exit − enter`: the path length through the solid, correctly rounded
+    /// in the width. Where the exact length exceeds the width's largest finite value (a span
+    /// from near `−T::MAX` to near `T::MAX`) it rounds to `+∞`, as IEEE 754 subtraction does.
     ///
     /// # Example
     ///
@@ -65,6 +67,7 @@ impl<T: Real> Span<T> {
     /// use raysweep::Span;
     ///
     /// assert_eq!(Span { enter: -1.5f32, exit: 2.0 }.length(), 3.5);
+    /// assert_eq!(Span { enter: -f32::MAX, exit: f32::MAX }.length(), f32::INFINITY);
     /// ```
     #[inline]
     #[must_use]
