@@ -6,6 +6,11 @@
 //! stores each cast's whole result (see `store_each`); the reported time is per cast (criterion's
 //! throughput is 4096 elements per iteration). Run with `cargo bench --bench casts`;
 //! `docs/performance.md` records a run.
+//!
+//! Timed over and over, 4096 rays are few enough for the CPU's branch predictor to learn each
+//! ray's branches, which flatters a branching cast. The "16384 fresh rays" groups repeat the ray
+//! casts over a set four times larger (which the predictor does not learn) for raysweep's loop
+//! and batch and for parry.
 
 use std::hint::black_box;
 
@@ -18,14 +23,16 @@ use raysweep::nalgebra::{Point3, Rotation3, Unit, Vector3};
 use raysweep::{Aabb, Cast, Ellipsoid, Ray, Real, Sphere};
 
 const RAYS: usize = 4096;
+/// The size of the ray set the branch predictor does not learn.
+const FRESH: usize = 1 << 14;
 /// The batch size for the thread-pool comparison.
 const LARGE: usize = 1 << 16;
 /// The radius of the ball in sphere casts.
 const BALL: f64 = 0.25;
 
-/// Origins on a sphere of radius 10 around the origin, each aimed at a point within 2.0 of the
-/// centre: about half of the rays hit a unit target.
-fn ray_set() -> Vec<([f64; 3], [f64; 3])> {
+/// `count` rays with origins on a sphere of radius 10 around the origin, each aimed at a point
+/// within 2.0 of the centre: about half of the rays hit a unit target.
+fn ray_set(count: usize) -> Vec<([f64; 3], [f64; 3])> {
     let mut rng = StdRng::seed_from_u64(0x5eed_cafe);
     let unit = |rng: &mut StdRng| loop {
         let v = [
@@ -39,7 +46,7 @@ fn ray_set() -> Vec<([f64; 3], [f64; 3])> {
             return [v[0] / n, v[1] / n, v[2] / n];
         }
     };
-    (0..RAYS)
+    (0..count)
         .map(|_| {
             let o = unit(&mut rng).map(|x| x * 10.0);
             let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7;
@@ -77,6 +84,14 @@ struct Targets<T: Width> {
     aabb: Aabb<T>,
     ellipsoid: Ellipsoid<T>,
     rays: Vec<Ray<T>>,
+    fresh: Vec<Ray<T>>,
+}
+
+fn rays<T: Width>(count: usize) -> Vec<Ray<T>> {
+    ray_set(count)
+        .into_iter()
+        .map(|(o, d)| Ray::new(p3(o), v3(d)).unwrap())
+        .collect()
 }
 
 fn targets<T: Width>() -> Targets<T> {
@@ -86,16 +101,25 @@ fn targets<T: Width>() -> Targets<T> {
         sphere: Sphere::new(Point3::origin(), T::of(1.0)).unwrap(),
         aabb: Aabb::new(p3([-1.0, -1.0, -1.0]), p3([1.0, 1.0, 1.0])).unwrap(),
         ellipsoid: Ellipsoid::oriented(Point3::origin(), v3([1.0, 0.7, 0.5]), rotation).unwrap(),
-        rays: ray_set()
-            .into_iter()
-            .map(|(o, d)| Ray::new(p3(o), v3(d)).unwrap())
-            .collect(),
+        rays: rays(RAYS),
+        fresh: rays(FRESH),
     }
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(RAYS as u64));
+    g
+}
+
+/// The group of a ray-cast query over `count` rays: [`group`] for the usual set, a group named
+/// for its size for the fresh rays.
+fn group_for<'a>(c: &'a mut Criterion, query: &str, count: usize) -> BenchmarkGroup<'a, WallTime> {
+    if count == RAYS {
+        return group(c, query);
+    }
+    let mut g = c.benchmark_group(format!("{query}, {count} fresh rays"));
+    g.throughput(Throughput::Elements(count as u64));
     g
 }
 
@@ -122,9 +146,12 @@ fn each<R, H: Clone>(
 }
 
 /// A ray-cast group for a shape with a batch path: the loop of `cast_ray` and `cast_rays`.
-fn ray_casts<T: Width, S: Cast<T, 3>>(c: &mut Criterion, name: &str, shape: &S, rays: &[Ray<T>]) {
+fn ray_casts<T: Width, S: Cast<T, 3>>(
+    mut g: BenchmarkGroup<'_, WallTime>,
+    shape: &S,
+    rays: &[Ray<T>],
+) {
     let inf = T::of(f64::INFINITY);
-    let mut g = group(c, name);
     each(&mut g, "raysweep", rays, |r| {
         shape.cast_ray(black_box(r), inf)
     });
@@ -140,8 +167,12 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
     let t = targets::<T>();
     let inf = T::of(f64::INFINITY);
     let ball = T::of(BALL);
-    ray_casts(c, &format!("{width}/ray vs sphere"), &t.sphere, &t.rays);
-    ray_casts(c, &format!("{width}/ray vs box"), &t.aabb, &t.rays);
+    for rays in [&t.rays, &t.fresh] {
+        let query = format!("{width}/ray vs sphere");
+        ray_casts(group_for(c, &query, rays.len()), &t.sphere, rays);
+        let query = format!("{width}/ray vs box");
+        ray_casts(group_for(c, &query, rays.len()), &t.aabb, rays);
+    }
     let mut g = group(c, &format!("{width}/ray vs ellipsoid"));
     each(&mut g, "raysweep", &t.rays, |r| {
         t.ellipsoid.cast_ray(black_box(r), inf)
@@ -172,15 +203,17 @@ macro_rules! parry {
             use $parry::na::{Isometry3, Point3 as P, Vector3 as V};
             use $parry::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes};
             use $parry::shape::{Ball, Cuboid};
-            let rays: Vec<PRay> = ray_set()
-                .into_iter()
-                .map(|(o, d)| {
-                    // The same unit direction raysweep stores.
-                    let r = Ray::<$t>::new(p3(o), v3(d)).unwrap();
-                    let (o, d) = (r.origin(), r.dir());
-                    PRay::new(P::new(o.x, o.y, o.z), V::new(d.x, d.y, d.z))
-                })
-                .collect();
+            // The same origins and unit directions raysweep stores.
+            let parry_rays = |count| -> Vec<PRay> {
+                rays::<$t>(count)
+                    .iter()
+                    .map(|r| {
+                        let (o, d) = (r.origin(), r.dir());
+                        PRay::new(P::new(o.x, o.y, o.z), V::new(d.x, d.y, d.z))
+                    })
+                    .collect()
+            };
+            let (rays, fresh) = (parry_rays(RAYS), parry_rays(FRESH));
             let inf = <$t>::INFINITY;
             let ball = Ball::new(1.0);
             let aabb =
@@ -204,16 +237,18 @@ macro_rules! parry {
                 )
                 .unwrap()
             };
-            let mut g = group(c, concat!($width, "/ray vs sphere"));
-            each(&mut g, "parry", &rays, |r| {
-                ball.cast_local_ray_and_get_normal(black_box(r), inf, true)
-            });
-            g.finish();
-            let mut g = group(c, concat!($width, "/ray vs box"));
-            each(&mut g, "parry", &rays, |r| {
-                aabb.cast_local_ray_and_get_normal(black_box(r), inf, true)
-            });
-            g.finish();
+            for rays in [&rays, &fresh] {
+                let mut g = group_for(c, concat!($width, "/ray vs sphere"), rays.len());
+                each(&mut g, "parry", rays, |r| {
+                    ball.cast_local_ray_and_get_normal(black_box(r), inf, true)
+                });
+                g.finish();
+                let mut g = group_for(c, concat!($width, "/ray vs box"), rays.len());
+                each(&mut g, "parry", rays, |r| {
+                    aabb.cast_local_ray_and_get_normal(black_box(r), inf, true)
+                });
+                g.finish();
+            }
             let mut g = group(c, concat!($width, "/sphere cast vs sphere"));
             each(&mut g, "parry", &rays, |r| sweep(black_box(r), &ball));
             g.finish();
