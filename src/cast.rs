@@ -36,6 +36,10 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// Shape-specific data about the entry.
     type Entry;
 
+    /// Whether every entry point at a finite distance lies between bounds that are finite in the
+    /// width (as a box's does), so that it is finite rounded: the batch then leaves out its test.
+    const POINT_BOUNDED: bool = false;
+
     /// Where the whole line through `ray` crosses the solid; `None` if it misses.
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>>;
 
@@ -168,9 +172,6 @@ pub(crate) struct FourEntries<const D: usize> {
     pub(crate) enter: F64x4,
     /// The entry point.
     pub(crate) point: [F64x4; D],
-    /// Whether each entry point at a finite distance lies between bounds that are finite in the
-    /// width (as a box's does): then it is finite rounded, and its test is left out.
-    pub(crate) point_bounded: bool,
     /// The outward unit normal there.
     pub(crate) normal: [F64x4; D],
 }
@@ -273,7 +274,7 @@ fn by_four<T, const D: usize, S>(
     let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
     let point = x.point.map(narrow_lanes::<T>);
     let normal = x.normal.map(narrow_lanes::<T>);
-    let finite = if x.point_bounded {
+    let finite = if S::POINT_BOUNDED {
         distance_finite
     } else {
         point.iter().fold(distance_finite, |all, p| all & p.1)

@@ -237,7 +237,6 @@ impl<T: Real, const D: usize> Aabb<T, D> {
             inside: x.inside,
             enter: x.enter * length::<T, _, D>(&n),
             point: x.entry_point_lanes(&o, &n, min, max),
-            point_bounded: true,
             normal: x.entry_normal_lanes(&n),
         }
     }
@@ -256,6 +255,9 @@ pub(crate) struct BoxEntry<const D: usize> {
 
 impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     type Entry = BoxEntry<D>;
+
+    /// The entry point is clamped into the box.
+    const POINT_BOUNDED: bool = true;
 
     #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {

@@ -157,7 +157,6 @@ impl<T: Real, const D: usize> Sphere<T, D> {
             inside: x.inside,
             enter: x.near,
             point: build(|i| c[i] + h[i]),
-            point_bounded: false,
             normal,
         }
     }
