@@ -35,13 +35,21 @@ pub(crate) struct LineBox<const D: usize, L: Lane = f64> {
 /// The crossing of the line `o + t·n` with the closed box `[min, max]`, as parameters `t`
 /// (distances for a unit `n`), in each lane: the lanes where the line meets the box (not where an
 /// input is not finite), and the crossing there. No non-zero component of `n` may be below
-/// `2^-1022` in magnitude (as in a ray's direction), so that its reciprocal is finite.
+/// `2^-1022` in magnitude (as in a ray's direction), so that its reciprocal is finite. Unless
+/// `may_be_parallel`, no component of `n` may be zero either: the parallel-slab case is then
+/// left out, with the same result.
+///
+/// The slab's entry and exit are the smaller and the larger of its two quotients (rounding keeps
+/// their order), not a choice by the sign of `n`: the compiler makes such a choice a branch in
+/// the single cast, which mispredicts on rays the processor has not seen before (about two
+/// mispredictions per 3D cast; docs/performance.md, "Fresh rays").
 #[inline(always)]
 pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
     o: &[L; D],
     n: &[L; D],
     min: &[L; D],
     max: &[L; D],
+    may_be_parallel: bool,
 ) -> (L::Mask, LineBox<D, L>) {
     let zero = L::splat(0.0);
     let inv: [L; D] = build(|i| L::splat(1.0) / n[i]);
@@ -52,19 +60,21 @@ pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
     // instead of a mask per axis to update.
     let mut axis = L::splat(-1.0);
     for i in 0..D {
-        // A line parallel to the slab lies in it or misses the box; the quotients below are
-        // then 0/0 or ±∞ and left out.
-        let parallel = n[i].eq(zero);
-        meets = meets & (!parallel | (min[i].le(o[i]) & o[i].le(max[i])));
         let to_min = (min[i] - o[i]) * inv[i];
         let to_max = (max[i] - o[i]) * inv[i];
-        let positive = zero.lt(n[i]);
-        let near = L::select(positive, to_min, to_max);
-        let far = L::select(positive, to_max, to_min);
-        let later = enter.lt(near) & !parallel;
+        let (mut near, mut far) = (to_min.min(to_max), to_min.max(to_max));
+        if may_be_parallel {
+            // A line parallel to the slab lies in it or misses the box; the quotients are then
+            // 0/0 or ±∞ and left out.
+            let parallel = n[i].eq(zero);
+            meets = meets & (!parallel | (min[i].le(o[i]) & o[i].le(max[i])));
+            near = L::select(parallel, L::splat(f64::NEG_INFINITY), near);
+            far = L::select(parallel, L::splat(f64::INFINITY), far);
+        }
+        let later = enter.lt(near);
         enter = L::select(later, near, enter);
         axis = L::select(later, L::splat(i as f64), axis);
-        exit = L::select(parallel, exit, far.min(exit));
+        exit = far.min(exit);
     }
     let x = LineBox {
         enter,
@@ -83,7 +93,8 @@ pub(crate) fn without_subnormals<const D: usize>(n: &SVector<f64, D>) -> SVector
     n.map(|c| if c.abs() < f64::MIN_POSITIVE { 0.0 } else { c })
 }
 
-/// [`line_box_lanes`] for one line; `None` when it misses the box.
+/// [`line_box_lanes`] for one line; `None` when it misses the box. The parallel-slab case is
+/// taken only for a line with a zero direction component (one well-predicted branch).
 #[inline(always)]
 pub(crate) fn line_box<const D: usize>(
     o: &SVector<f64, D>,
@@ -92,8 +103,14 @@ pub(crate) fn line_box<const D: usize>(
     max: &SVector<f64, D>,
 ) -> Option<LineBox<D>> {
     debug_assert_eq!(*n, without_subnormals(n));
-    let (meets, x) =
-        line_box_lanes::<f64, D>(&(*o).into(), &(*n).into(), &(*min).into(), &(*max).into());
+    let parallel = n.iter().any(|c| *c == 0.0);
+    let (meets, x) = line_box_lanes::<f64, D>(
+        &(*o).into(),
+        &(*n).into(),
+        &(*min).into(),
+        &(*max).into(),
+        parallel,
+    );
     meets.then_some(x)
 }
 

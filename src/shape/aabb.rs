@@ -230,7 +230,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     fn four_entries(rays: &[Ray<T, D>; 4], bounds: &BoundLanes<D>) -> FourEntries<D> {
         let (min, max) = bounds;
         let (o, n) = stored_lanes(rays);
-        let (meets, x) = line_box_lanes(&o, &n, min, max);
+        let (meets, x) = line_box_lanes(&o, &n, min, max, true);
         FourEntries {
             answered: M64x4::splat(true),
             meets,
