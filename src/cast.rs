@@ -80,6 +80,7 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
 fn first_hit<T: Real, const D: usize, E>(
     ray: &Ray<T, D>,
     max_distance: T,
+    point_bounded: bool,
     crossing: impl FnOnce() -> Option<Crossing<E>>,
     contact: impl FnOnce(&Crossing<E>) -> Contact<D>,
 ) -> Option<Hit<T, D>> {
@@ -91,6 +92,7 @@ fn first_hit<T: Real, const D: usize, E>(
         x.inside,
         ahead,
         x.enter,
+        point_bounded,
         #[inline(always)]
         || contact(&x),
     )
@@ -129,6 +131,7 @@ fn answer<T: Real, const D: usize>(
     inside: bool,
     ahead: bool,
     enter: f64,
+    point_bounded: bool,
     contact: impl FnOnce() -> Contact<D>,
 ) -> Option<Hit<T, D>> {
     if inside {
@@ -139,7 +142,7 @@ fn answer<T: Real, const D: usize>(
         return None;
     }
     let (point, normal) = contact();
-    hit(enter, &point, &normal, ray)
+    hit(enter, &point, &normal, ray, point_bounded)
 }
 
 /// [`crate::Cast::cast_ray`] for any shape.
@@ -152,6 +155,7 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     first_hit(
         ray,
         max_distance,
+        S::POINT_BOUNDED,
         #[inline(always)]
         || shape.crossing(ray),
         #[inline(always)]
@@ -341,6 +345,7 @@ where
         radius => first_hit(
             ray,
             max_distance,
+            false,
             || shape.sweep(ray, radius, false),
             |x| shape.sweep_contact(ray, radius, x),
         ),
@@ -402,6 +407,7 @@ fn hit<T: Real, const D: usize>(
     point: &SVector<f64, D>,
     normal: &Option<SVector<f64, D>>,
     ray: &Ray<T, D>,
+    point_bounded: bool,
 ) -> Option<Hit<T, D>> {
     let normal = match normal {
         Some(unit) => Unit::new_unchecked(narrow(unit)),
@@ -413,5 +419,5 @@ fn hit<T: Real, const D: usize>(
         normal,
     };
     let finite = |v: T| v.to_wide().is_finite();
-    (finite(hit.distance) && hit.point.iter().all(|v| finite(*v))).then_some(hit)
+    (finite(hit.distance) && (point_bounded || hit.point.iter().all(|v| finite(*v)))).then_some(hit)
 }
