@@ -401,6 +401,8 @@ fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
 /// A hit rounded to the public width, with normal `-dir` where the contact has none; `None` if
 /// the contact is not finite (an input near the limits of the width overflowed), so that no hit
 /// carries an infinity or a NaN (a point that is not finite in `f64` is not finite rounded).
+/// Where `point_bounded` ([`LineQuery::POINT_BOUNDED`]), the point lies between bounds that are
+/// finite in the width and only the distance is tested.
 #[inline(always)]
 fn hit<T: Real, const D: usize>(
     distance: f64,
