@@ -190,6 +190,66 @@ mod tests {
         assert_eq!((x.enter, x.exit, x.inside), (0.0, 2.0, true));
     }
 
+    /// The entry and exit of the textbook slab test, each slab's quotients chosen by the sign of
+    /// its direction component (no component may be zero), the earliest axis winning a tie.
+    fn by_sign(o: &[f64; 3], n: &[f64; 3], min: &[f64; 3], max: &[f64; 3]) -> (f64, f64, usize) {
+        let (mut enter, mut exit, mut axis) = (f64::NEG_INFINITY, f64::INFINITY, 0);
+        for i in 0..3 {
+            let inv = 1.0 / n[i];
+            let (to_min, to_max) = ((min[i] - o[i]) * inv, (max[i] - o[i]) * inv);
+            let (near, far) = if n[i] > 0.0 {
+                (to_min, to_max)
+            } else {
+                (to_max, to_min)
+            };
+            if enter < near {
+                (enter, axis) = (near, i);
+            }
+            exit = if far < exit { far } else { exit };
+        }
+        (enter, exit, axis)
+    }
+
+    #[test]
+    fn quotients_ordered_by_value_are_the_choice_by_sign_with_or_without_the_parallel_case() {
+        // Lines in every octant, some far from a box thinner than the spacing of their quotients
+        // (whose two quotients then round to the same value).
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut uniform = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for k in 0..20_000 {
+            let far = if k % 4 == 0 { 1e17 } else { 10.0 };
+            let o: [f64; 3] = core::array::from_fn(|_| uniform() * far);
+            let n: [f64; 3] = core::array::from_fn(|_| uniform());
+            if n.iter().any(|c| c.abs() < 1e-3) {
+                continue;
+            }
+            let centre: [f64; 3] = core::array::from_fn(|_| uniform());
+            let half: [f64; 3] = core::array::from_fn(|i| (uniform() + 1.0) * [1.0, 1e-9, 0.0][i]);
+            let min = core::array::from_fn(|i| centre[i] - half[i]);
+            let max = core::array::from_fn(|i| centre[i] + half[i]);
+            let (meets, x) = line_box_lanes::<f64, 3>(&o, &n, &min, &max, true);
+            let (fast_meets, fast) = line_box_lanes::<f64, 3>(&o, &n, &min, &max, false);
+            let (enter, exit, axis) = by_sign(&o, &n, &min, &max);
+            let bits =
+                |x: &LineBox<3>| (x.enter.to_bits(), x.exit.to_bits(), x.entry_axis, x.inside);
+            assert_eq!((meets, bits(&x)), (fast_meets, bits(&fast)), "{o:?} {n:?}");
+            assert_eq!(
+                (x.enter.to_bits(), x.exit.to_bits()),
+                (enter.to_bits(), exit.to_bits())
+            );
+            assert!(
+                x.entry_axis[axis],
+                "{o:?} {n:?}: entry axis {axis}, not {:?}",
+                x.entry_axis
+            );
+        }
+    }
+
     #[test]
     fn corner_touch_is_a_hit() {
         let (lo, hi) = unit_box();
