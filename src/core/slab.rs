@@ -130,7 +130,9 @@ impl<const D: usize, L: Lane> LineBox<D, L> {
         build(|j| {
             let plane = L::select(zero.lt(n[j]), min[j], max[j]);
             let x = o[j] + self.enter * n[j];
-            let clamped = L::select(x.lt(min[j]), min[j], L::select(max[j].lt(x), max[j], x));
+            // `max` where it is below `x`, then `min` where that is above: a minimum and a
+            // maximum instruction where the lanes are SIMD (a NaN `x` passes through).
+            let clamped = min[j].max(max[j].min(x));
             L::select(self.entry_axis[j], plane, clamped)
         })
     }
