@@ -114,6 +114,16 @@ pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
     assert_eq!(rays, hits, "{call}: {rays} rays but {hits} hit slots");
 }
 
+/// Whether a distance within reach ([`reach`]: at most `f64::MAX`) may round to infinity in the
+/// width `T`; it cannot in `f64`, so there the test of its finiteness is left out. Kept, that test
+/// would cost about sixteen integer instructions: LLVM merges it with [`ahead`]'s `0 ≤ enter` into
+/// a floating-point class test, which x86 without AVX-512 evaluates in integer registers, lane by
+/// lane.
+#[inline(always)]
+fn rounding_may_overflow<T: Real>() -> bool {
+    T::MAX_WIDE < f64::MAX
+}
+
 /// Whether an entry at `enter` lies within `[0, max_distance]`, in each lane; with a finite
 /// `max_distance` (from [`reach`]) the entry is finite too. (A separate test `enter < ∞` would
 /// cost more than a comparison: LLVM merges it with `0 ≤ enter` into a floating-point class
@@ -276,11 +286,7 @@ fn by_four<T, const D: usize, S>(
     // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
     // is finite in the width (as `answer` decides for one ray), in one mask.
     let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
-    // An entry ahead is at most `max ≤ f64::MAX`, so where rounding to the width cannot
-    // overflow (`f64`) it is finite, and the test is left out. Kept there, it would cost about
-    // sixteen integer instructions per lane: LLVM merges it with `ahead`'s `0 ≤ enter` into a
-    // floating-point class test, which x86 without AVX-512 evaluates lane by lane.
-    let distance_finite = if T::MAX_WIDE < f64::MAX {
+    let distance_finite = if rounding_may_overflow::<T>() {
         distance_finite
     } else {
         M64x4::splat(true)
@@ -411,7 +417,8 @@ fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
 /// the contact is not finite (an input near the limits of the width overflowed), so that no hit
 /// carries an infinity or a NaN (a point that is not finite in `f64` is not finite rounded).
 /// Where `point_bounded` ([`LineQuery::POINT_BOUNDED`]), the point lies between bounds that are
-/// finite in the width and only the distance is tested.
+/// finite in the width and only the distance is tested; the distance, an entry within reach, is
+/// tested only where rounding may overflow ([`rounding_may_overflow`]).
 #[inline(always)]
 fn hit<T: Real, const D: usize>(
     distance: f64,
@@ -430,5 +437,6 @@ fn hit<T: Real, const D: usize>(
         normal,
     };
     let finite = |v: T| v.to_wide().is_finite();
-    (finite(hit.distance) && (point_bounded || hit.point.iter().all(|v| finite(*v)))).then_some(hit)
+    let distance_finite = !rounding_may_overflow::<T>() || finite(hit.distance);
+    (distance_finite && (point_bounded || hit.point.iter().all(|v| finite(*v)))).then_some(hit)
 }
