@@ -7,8 +7,8 @@ mod robust;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use raysweep::nalgebra::{Point2, Vector2};
-use raysweep::{Aabb, Cast, Ray};
+use raysweep::nalgebra::{Point2, Point3, Vector2, Vector3};
+use raysweep::{Aabb, Cast, Ellipsoid, Ray, Sphere};
 use robust::{Numbers, Raw, check, replay};
 
 /// With probability `wild`, a value from one of the interesting classes of bit patterns; else
@@ -137,4 +137,31 @@ fn fuzz_corpus_and_regressions() {
         }
     }
     assert!(files > 0, "no fuzz inputs found in {dir}");
+}
+
+/// An entry farther than `f64::MAX` is no hit, not an infinite distance, even with an infinite
+/// `max_distance` (the casts round the reach down to `f64::MAX` and then need not test an `f64`
+/// distance for finiteness): single and batch casts, for each shape.
+#[test]
+fn an_entry_beyond_the_largest_f64_is_no_hit() {
+    let far = f64::MAX / 2.0;
+    let ray = Ray::new(Point3::new(-f64::MAX, 0.0, 0.0), Vector3::x()).unwrap();
+    let rays = [ray; 5];
+    let boxed = Aabb::new(
+        Point3::new(far, -1.0, -1.0),
+        Point3::new(f64::MAX, 1.0, 1.0),
+    )
+    .unwrap();
+    let ball = Sphere::new(Point3::new(far, 0.0, 0.0), 1.0).unwrap();
+    let egg = Ellipsoid::new(Point3::new(far, 0.0, 0.0), Vector3::new(1.0, 2.0, 3.0)).unwrap();
+    fn none_at_any_reach<S: Cast<f64, 3>>(shape: &S, ray: &Ray<f64, 3>, rays: &[Ray<f64, 3>]) {
+        assert_eq!(shape.cast_ray(ray, f64::INFINITY), None);
+        assert_eq!(shape.cast_sphere(ray, 0.5, f64::INFINITY), None);
+        let mut hits = vec![None; rays.len()];
+        shape.cast_rays(rays, f64::INFINITY, &mut hits);
+        assert!(hits.iter().all(Option::is_none), "{hits:?}");
+    }
+    none_at_any_reach(&boxed, &ray, &rays);
+    none_at_any_reach(&ball, &ray, &rays);
+    none_at_any_reach(&egg, &ray, &rays);
 }

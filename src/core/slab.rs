@@ -130,8 +130,8 @@ impl<const D: usize, L: Lane> LineBox<D, L> {
         build(|j| {
             let plane = L::select(zero.lt(n[j]), min[j], max[j]);
             let x = o[j] + self.enter * n[j];
-            // `max` where it is below `x`, then `min` where that is above: a minimum and a
-            // maximum instruction where the lanes are SIMD (a NaN `x` passes through).
+            // `max` where it is below `x`, then `min` where that is above (a NaN `x` passes
+            // through): for one lane, `minsd` and `maxsd` rather than masks or branches.
             let clamped = min[j].max(max[j].min(x));
             L::select(self.entry_axis[j], plane, clamped)
         })
