@@ -140,7 +140,7 @@ fn fuzz_corpus_and_regressions() {
 }
 
 /// An entry farther than `f64::MAX` is no hit, not an infinite distance, even with an infinite
-/// `max_distance` (the casts round the reach down to `f64::MAX` and then need not test an `f64`
+/// `max_distance` (the casts clamp the reach to `f64::MAX` and then need not test an `f64`
 /// distance for finiteness): single and batch casts, for each shape.
 #[test]
 fn an_entry_beyond_the_largest_f64_is_no_hit() {
