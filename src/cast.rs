@@ -115,10 +115,8 @@ pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
 }
 
 /// Whether a distance within reach ([`reach`]: at most `f64::MAX`) may round to infinity in the
-/// width `T`; it cannot in `f64`, so there the test of its finiteness is left out. Kept, that test
-/// would cost about sixteen integer instructions: LLVM merges it with [`ahead`]'s `0 ≤ enter` into
-/// a floating-point class test, which x86 without AVX-512 evaluates in integer registers, lane by
-/// lane.
+/// width `T`; it cannot in `f64`, so there the test of its finiteness is left out. Kept, LLVM
+/// would merge it with [`ahead`]'s `0 ≤ enter` into the class test that [`ahead`] describes.
 #[inline(always)]
 fn rounding_may_overflow<T: Real>() -> bool {
     T::MAX_WIDE < f64::MAX
