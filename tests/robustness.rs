@@ -165,3 +165,45 @@ fn an_entry_beyond_the_largest_f64_is_no_hit() {
     none_at_any_reach(&ball, &ray, &rays);
     none_at_any_reach(&egg, &ray, &rays);
 }
+
+/// An `f32` origin exactly on an ellipsoid's surface, where the offset in the unit-ball frame
+/// (`3/5`, `4/5`, ...) is not representable: the cast decides whether it starts inside as
+/// [`raysweep::Shape::contains`] does, from the offset formed exactly, although its plain
+/// evaluation starts from a rounded one. Pythagorean triples and quadruples put the origins on
+/// the surface; a ray leaving outwards hits (at its origin) exactly when the origin is contained.
+#[test]
+fn an_origin_on_an_ellipsoid_is_inside_for_the_cast_as_for_contains() {
+    use raysweep::Shape;
+    let on_surface: [([f32; 3], f32); 11] = [
+        ([3.0, 4.0, 0.0], 5.0),
+        ([5.0, 12.0, 0.0], 13.0),
+        ([8.0, 15.0, 0.0], 17.0),
+        ([7.0, 24.0, 0.0], 25.0),
+        ([20.0, 21.0, 0.0], 29.0),
+        ([1.0, 2.0, 2.0], 3.0),
+        ([2.0, 3.0, 6.0], 7.0),
+        ([1.0, 4.0, 8.0], 9.0),
+        ([4.0, 4.0, 7.0], 9.0),
+        ([2.0, 6.0, 9.0], 11.0),
+        ([6.0, 6.0, 7.0], 11.0),
+    ];
+    let centre = Point3::new(100.0f32, -50.0, 25.0);
+    let mut contained = 0;
+    for (offset, length) in on_surface {
+        for scale in [1.0f32, 0.125, 1024.0] {
+            let offset = Vector3::from(offset) * scale;
+            let semi_axes = Vector3::repeat(length * scale);
+            let e = Ellipsoid::new(centre, semi_axes).unwrap();
+            let origin = centre + offset;
+            let ray = Ray::new(origin, offset).unwrap();
+            let inside = e.contains(&origin);
+            contained += usize::from(inside);
+            assert_eq!(
+                e.cast_ray(&ray, 1.0).is_some(),
+                inside,
+                "{origin:?} on {e:?}"
+            );
+        }
+    }
+    assert!(contained > 0, "no origin on the surface was contained");
+}

@@ -487,6 +487,33 @@ pub(crate) fn line_ball<const D: usize>(
     meets.then_some(ball)
 }
 
+/// [`line_ball`] for a caller whose offset costs more to form exactly than to a few ulps, with a
+/// shortcut that does not form the closest approach by exact products (one for `f32` results):
+/// the plain evaluation reads only `rounded`, which may be off by a few ulps of `|f|` in each
+/// coordinate (the shortcut's margins leave 29 guard bits), and `exact`, which forms `f`
+/// exactly, is called only for a line the shortcut refuses. (The sphere's casts, whose offset is
+/// exact at once, keep [`line_ball`]: its hot path is `inline(always)`, and this one is not.)
+#[inline]
+pub(crate) fn line_ball_deferred<const D: usize>(
+    rounded: &Offset<D>,
+    exact: impl FnOnce() -> Offset<D>,
+    n: &SVector<f64, D>,
+    r: f64,
+    shortcut: Shortcut,
+) -> Option<LineBall<D>> {
+    debug_assert!(
+        !shortcut.exact_products,
+        "exact products read the offset's low part"
+    );
+    let n = (*n).into();
+    let (accepted, meets, plain) = line_ball_plain(rounded, &n, r, shortcut);
+    if accepted {
+        return meets.then_some(plain);
+    }
+    let (meets, ball) = line_ball_exact(&exact(), &n, r);
+    meets.then_some(ball)
+}
+
 /// [`line_ball_lanes`] in twice the working precision where it matters.
 #[inline(always)]
 fn line_ball_exact<L: Lane, const D: usize>(

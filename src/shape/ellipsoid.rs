@@ -4,7 +4,9 @@ use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::{Dot2, div_pair};
-use crate::core::quadratic::{LineBall, Offset, Shortcut, closest_approach, line_ball};
+use crate::core::quadratic::{
+    LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred,
+};
 use crate::core::swept_box::grown_box;
 use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
 use crate::error::{Error, check_finite};
@@ -268,6 +270,19 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         Offset::new(hi, lo)
     }
 
+    /// [`Ellipsoid::in_unit_frame`] in plain `f64`: each coordinate within `(D + 2)` ulps of
+    /// `|p − c| / a_min`, which for an ellipsoid of semi-axis ratio at most [`MAX_ROUNDED_ASPECT`]
+    /// is within `2^-37` of the offset's length (enough for [`line_ball_deferred`] with an `f32`
+    /// result's shortcut), without the 2·D² error-free products of the compensated rotation.
+    #[inline]
+    fn in_unit_frame_rounded(&self, p: &Point<T, D>) -> Offset<D> {
+        let rel = widen(&p.coords) - widen(&self.center.coords);
+        Offset::from_vector(
+            self.in_local_axes(&rel)
+                .component_div(&widen(&self.semi_axes)),
+        )
+    }
+
     /// The point `p` in the frame where the ellipsoid is the unit ball, `Qᵀ(p − c) / a`, in twice
     /// the working precision (the division with its remainder).
     #[inline]
@@ -282,6 +297,12 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         Offset::new(hi, lo)
     }
 }
+
+/// The largest ratio of semi-axes for which a cast forms its origin's offset in plain `f64` first
+/// ([`Ellipsoid::in_unit_frame_rounded`]): its error relative to the offset grows with the ratio,
+/// and at `2^12` it is below `2^-37`, far inside the `2^-20` margins of an `f32` result's
+/// shortcut. (`tests/precision.rs` draws `f32` ellipsoids of ratios up to 4000.)
+const MAX_ROUNDED_ASPECT: f64 = 4096.0;
 
 /// The orthonormal polar factor of a matrix within a few ulps of orthonormal, by the Newton-Schulz
 /// iteration `X ← X (3I − XᵀX) / 2` (Higham, Functions of Matrices, 2008, 8.3), which squares the
@@ -338,12 +359,19 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
         let (a_min, a_max) = (a.min(), a.max());
         let centre = widen(&self.center.coords).amax();
         let scale = ((centre - a_max).max(a_min / sqrt(D as f64))) / a_max;
-        let ball = line_ball(
-            &self.in_unit_frame(ray.origin()),
-            &local_dir,
-            1.0,
-            Shortcut::rescaled::<T>(scale),
-        )?;
+        let shortcut = Shortcut::rescaled::<T>(scale);
+        let exact = || self.in_unit_frame(ray.origin());
+        let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {
+            line_ball(&exact(), &local_dir, 1.0, shortcut)
+        } else {
+            line_ball_deferred(
+                &self.in_unit_frame_rounded(ray.origin()),
+                exact,
+                &local_dir,
+                1.0,
+                shortcut,
+            )
+        }?;
         // A world step of |dir| is a local step of |local_dir|.
         let to_world = dir.norm() / ball.dir_len;
         Some(Crossing {
