@@ -43,7 +43,8 @@ impl<T: Real, const D: usize> Ray<T, D> {
     /// component gives, except that a component below `2^-1022` in magnitude (an `f64` subnormal;
     /// no `f32` is that small) is stored as zero. That moves the direction by less than `2^-1022`,
     /// where the normalisation's rounding may move it by up to `2^-53` relative, and it lets every
-    /// cast use the components' reciprocals, which would overflow for the smallest subnormals.
+    /// cast use the components' reciprocals, which would overflow for the smallest subnormals. A
+    /// zero component is stored as `+0.0`, never `−0.0`, also where it rounds to zero in `f32`.
     ///
     /// # Errors
     ///
@@ -195,10 +196,12 @@ impl<T: Real, const D: usize> Ray<T, D> {
 
 /// A unit direction in the working precision as a ray stores it: rounded to the width, with
 /// components below `2^-1022` in magnitude (subnormal in `f64`) set to zero, so that every
-/// component's reciprocal is finite (see [`Ray::new`]).
+/// component's reciprocal is finite (see [`Ray::new`]), and zeros made `+0` (`x + 0 = x` but for
+/// `−0 + 0 = +0`): an `f32` component can round to `−0`, whose reciprocal `−∞` the batch's slab
+/// does not expect ([`crate::core::slab::Zeros::InQuotients`]).
 #[inline]
 fn stored<T: Real, const D: usize>(unit: &SVector<f64, D>) -> Unit<SVector<T, D>> {
-    Unit::new_unchecked(narrow(&without_subnormals(unit)))
+    Unit::new_unchecked(narrow::<T, D>(&without_subnormals(unit)).map(|c| c + T::zero()))
 }
 
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes.

@@ -197,3 +197,28 @@ fn batch_equals_single_f64_2d() {
 fn batch_equals_single_f64_3d() {
     all_shapes::<f64, 3>(|a| SVector::from([a, 0.3 * a, -0.5]), 4);
 }
+
+/// An `f32` direction component that rounds to zero (here `−4.7·10⁻⁸⁴`, below the smallest `f32`
+/// subnormal) is stored as `+0`, and a batch of such rays along a box's face planes returns the
+/// single casts' hits: a stored `−0` would make the batch's slab miss a ray lying in a face.
+#[test]
+fn an_f32_direction_component_that_rounds_to_zero_is_stored_as_plus_zero() {
+    let unit_box = Aabb::new(Point::from([-1.0f32; 3]), Point::from([1.0f32; 3])).unwrap();
+    let rays: Vec<Ray<f32, 3>> = [-1.0f32, 1.0, -1.0, 1.0, 0.5]
+        .iter()
+        .map(|&y| {
+            let dir = SVector::from([3e38f32, -1.4e-45, 0.0]);
+            Ray::new(Point::from([-5.0, y, 0.25]), dir).unwrap()
+        })
+        .collect();
+    for ray in &rays {
+        assert_eq!(ray.dir()[1].to_bits(), 0.0f32.to_bits(), "{ray:?}");
+    }
+    let mut hits = vec![None; rays.len()];
+    unit_box.cast_rays(&rays, f32::INFINITY, &mut hits);
+    for (ray, hit) in rays.iter().zip(&hits) {
+        let single = unit_box.cast_ray(ray, f32::INFINITY);
+        assert_eq!(bits(hit), bits(&single), "{ray:?}");
+        assert_eq!(single.map(|h| h.distance), Some(4.0), "{ray:?}");
+    }
+}

@@ -5,7 +5,7 @@ use nalgebra::{Point, SVector};
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, Schedule, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
-use crate::core::slab::{LineBox, entry_normal, entry_point, line_box, line_box_lanes};
+use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
@@ -230,7 +230,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     fn four_entries(rays: &[Ray<T, D>; 4], bounds: &BoundLanes<D>) -> FourEntries<D> {
         let (min, max) = bounds;
         let (o, n) = stored_lanes(rays);
-        let (meets, x) = line_box_lanes(&o, &n, min, max, true);
+        let (meets, x) = line_box_lanes(&o, &n, min, max, Zeros::InQuotients);
         FourEntries {
             answered: M64x4::splat(true),
             meets,
