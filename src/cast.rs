@@ -188,25 +188,16 @@ pub(crate) struct FourEntries<const D: usize> {
     pub(crate) normal: [F64x4; D],
 }
 
-/// In which order [`cast_rays_by_four`] computes and stores the groups of four rays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Schedule {
-    /// Each group is computed, then stored. For a short computation (the slab's), which leaves
-    /// the registers for one group's answer only.
-    InTurn,
-    /// The next group is computed before this one is stored, so that its long chain of dependent
-    /// operations (the quadratic's square root and divisions) starts while this one's answers go
-    /// out: the processor's reorder window, which holds about one group of instructions, is then
-    /// never waiting on one chain alone. Two groups' answers take more registers than there are,
-    /// so some go to the stack.
-    Overlapped,
-}
-
 /// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
-/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, in the order
-/// `schedule` gives, the lanes it does not answer and the last few rays one by one through
-/// [`cast_ray`], and every answer gets the edge semantics of [`cast_ray`], so the hits are the
-/// bits that single casts return.
+/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does
+/// not answer and the last few rays one by one through [`cast_ray`], and every answer gets the
+/// edge semantics of [`cast_ray`], so the hits are the bits that single casts return.
+///
+/// Each group of four is computed before the previous group's hits are written, so that its
+/// chain of dependent operations (the quadratic's square root and divisions, the slab's
+/// division and selects) starts while the other's hits go out: the processor's reorder window,
+/// which holds about one group of instructions, then never waits on one chain alone. Two
+/// groups' answers take more registers than there are, so some go to the stack.
 ///
 /// # Panics
 ///
@@ -217,7 +208,6 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     rays: &[Ray<T, D>],
     max_distance: T,
     hits: &mut [Option<Hit<T, D>>],
-    schedule: Schedule,
     four: impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
 ) where
     T: Real,
@@ -234,12 +224,6 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         #[inline(always)]
         || {
             let mut groups = ray_fours.iter().zip(hit_fours);
-            if schedule == Schedule::InTurn {
-                for (rays, hits) in groups {
-                    by_four(shape, rays, max_distance, max, hits, &four(rays));
-                }
-                return;
-            }
             let Some((mut rays, mut hits)) = groups.next() else {
                 return;
             };

@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, Schedule, SweepQuery, unit};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
@@ -390,7 +390,6 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
             rays,
             max_distance,
             hits,
-            Schedule::InTurn,
             #[inline(always)]
             move |four| Self::four_entries(four, &bounds),
         );

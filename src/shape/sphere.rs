@@ -2,7 +2,7 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, Schedule, SweepQuery, unit};
+use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, build};
 use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes};
 use crate::error::{Error, check_finite};
@@ -279,7 +279,6 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
             rays,
             max_distance,
             hits,
-            Schedule::Overlapped,
             #[inline(always)]
             |four| self.four_entries(four),
         );
