@@ -98,12 +98,28 @@ fn first_hit<T: Real, const D: usize, E>(
     )
 }
 
-/// `max_distance` in the working precision, at most `f64::MAX`; `None` for a NaN or negative one,
-/// which no hit meets. So an entry within it is finite, which [`ahead`] then need not test.
+/// `max_distance` in the working precision, at most [`finite_in_width`]; `None` for a NaN or
+/// negative one, which no hit meets. So an entry within it is finite, which [`ahead`] then need
+/// not test, and so is its distance rounded to the width, which [`hit`] then need not test either:
+/// an entry beyond that bound, whose distance would round to infinity, is no hit, as it would be
+/// for the test.
 #[inline(always)]
 fn reach<T: Real>(max_distance: T) -> Option<f64> {
     let max_distance = max_distance.to_wide();
-    (max_distance >= 0.0).then_some(max_distance.min(f64::MAX))
+    (max_distance >= 0.0).then_some(max_distance.min(finite_in_width::<T>()))
+}
+
+/// The largest `f64` that rounds to a finite value of the width `T`: `f64::MAX` for `f64`; for
+/// `f32`, the `f64` just below the midpoint between `f32::MAX` and `2^128`, which rounds (to even)
+/// to infinity.
+#[inline(always)]
+fn finite_in_width<T: Real>() -> f64 {
+    if T::MAX_WIDE == f64::MAX {
+        return f64::MAX;
+    }
+    // The largest value is `(2 − ε)·2^e`, and half its ulp `2^e·ε/2`.
+    let half_ulp = T::MAX_WIDE / (2.0 - T::EPSILON_WIDE) * T::EPSILON_WIDE / 2.0;
+    (T::MAX_WIDE + half_ulp).next_down()
 }
 
 /// The one precondition of the batch casts: as many hit slots as rays. `call` names the method
@@ -112,14 +128,6 @@ fn reach<T: Real>(max_distance: T) -> Option<f64> {
 #[track_caller]
 pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
     assert_eq!(rays, hits, "{call}: {rays} rays but {hits} hit slots");
-}
-
-/// Whether a distance within reach ([`reach`]: at most `f64::MAX`) may round to infinity in the
-/// width `T`; it cannot in `f64`, so there the test of its finiteness is left out. Kept, LLVM
-/// would merge it with [`ahead`]'s `0 ≤ enter` into the class test that [`ahead`] describes.
-#[inline(always)]
-fn rounding_may_overflow<T: Real>() -> bool {
-    T::MAX_WIDE < f64::MAX
 }
 
 /// Whether an entry at `enter` lies within `[0, max_distance]`, in each lane; with a finite
@@ -266,19 +274,15 @@ fn by_four<T, const D: usize, S>(
     S: LineQuery<T, D>,
 {
     // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
-    // is finite in the width (as `answer` decides for one ray), in one mask.
-    let (distance, distance_finite) = narrow_lanes::<T>(x.enter);
-    let distance_finite = if rounding_may_overflow::<T>() {
-        distance_finite
-    } else {
-        M64x4::splat(true)
-    };
+    // is finite in the width (as `answer` decides for one ray), in one mask. A distance within
+    // reach is finite rounded ([`reach`]), so its own mask is not needed.
+    let (distance, _) = narrow_lanes::<T>(x.enter);
     let point = x.point.map(narrow_lanes::<T>);
     let normal = x.normal.map(narrow_lanes::<T>);
     let finite = if S::POINT_BOUNDED {
-        distance_finite
+        M64x4::splat(true)
     } else {
-        point.iter().fold(distance_finite, |all, p| all & p.1)
+        point.iter().fold(M64x4::splat(true), |all, p| all & p.1)
     };
     let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
     let keep = x.meets & (x.inside | contact);
@@ -399,8 +403,8 @@ fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
 /// the contact is not finite (an input near the limits of the width overflowed), so that no hit
 /// carries an infinity or a NaN (a point that is not finite in `f64` is not finite rounded).
 /// Where `point_bounded` ([`LineQuery::POINT_BOUNDED`]), the point lies between bounds that are
-/// finite in the width and only the distance is tested; the distance, an entry within reach, is
-/// tested only where rounding may overflow ([`rounding_may_overflow`]).
+/// finite in the width and is not tested; the distance, an entry within reach, is finite rounded
+/// ([`reach`]).
 #[inline(always)]
 fn hit<T: Real, const D: usize>(
     distance: f64,
@@ -419,6 +423,5 @@ fn hit<T: Real, const D: usize>(
         normal,
     };
     let finite = |v: T| v.to_wide().is_finite();
-    let distance_finite = !rounding_may_overflow::<T>() || finite(hit.distance);
-    (distance_finite && (point_bounded || hit.point.iter().all(|v| finite(*v)))).then_some(hit)
+    (point_bounded || hit.point.iter().all(|v| finite(*v))).then_some(hit)
 }

@@ -207,3 +207,35 @@ fn an_origin_on_an_ellipsoid_is_inside_for_the_cast_as_for_contains() {
     }
     assert!(contained > 0, "no origin on the surface was contained");
 }
+
+/// An `f32` entry whose distance rounds to `f32::MAX` is a hit at that distance, and one that
+/// rounds to infinity is none, single and batched, with an infinite `max_distance` (the casts
+/// clamp the reach to the largest `f64` that rounds to a finite `f32`, and then need not test the
+/// rounded distance). The distances are exact in `f64`: `f32::MAX + 2^102` rounds down to
+/// `f32::MAX`; `2^128 − 2^103`, halfway to `2^128`, rounds to infinity.
+#[test]
+fn an_f32_entry_is_a_hit_exactly_where_its_distance_rounds_to_a_finite_f32() {
+    let max = f32::MAX as f64;
+    for (origin, plane, distance) in [
+        (-(2f64.powi(102)), max, Some(f32::MAX)),
+        (-(2f64.powi(127)), 2f64.powi(127) - 2f64.powi(103), None),
+    ] {
+        let (origin, plane) = (origin as f32, plane as f32);
+        assert_eq!(
+            (plane as f64 - origin as f64) as f32 == f32::INFINITY,
+            distance.is_none()
+        );
+        let ray = Ray::new(Point3::new(origin, 0.0, 0.0), Vector3::x()).unwrap();
+        let boxed = Aabb::new(
+            Point3::new(plane, -1.0, -1.0),
+            Point3::new(f32::MAX, 1.0, 1.0),
+        )
+        .unwrap();
+        let hit = boxed.cast_ray(&ray, f32::INFINITY);
+        assert_eq!(hit.map(|h| h.distance), distance, "{ray:?} {boxed:?}");
+        let rays = [ray; 5];
+        let mut hits = vec![None; rays.len()];
+        boxed.cast_rays(&rays, f32::INFINITY, &mut hits);
+        assert!(hits.iter().all(|h| *h == hit), "{hits:?}");
+    }
+}
