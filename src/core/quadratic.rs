@@ -204,6 +204,10 @@ pub(crate) struct LineBall<const D: usize, L: Lane = f64> {
     perp: [L; D],
     /// The step `√disc/|n|` along `n` from the closest approach back to the entry.
     chord_step: L,
+    /// The parameter of the closest approach along `n` (per `|n|`, not per unit length):
+    /// `−(f·n)/(n·n)`; NaN from a plain evaluation whose shortcut does not take
+    /// [`LineBall::parameters`].
+    foot: L,
 }
 
 impl<const D: usize, L: Lane> LineBall<D, L> {
@@ -225,16 +229,39 @@ impl<const D: usize, L: Lane> LineBall<D, L> {
             dir_len: pick(yes.dir_len, no.dir_len),
             perp: build(|i| pick(yes.perp[i], no.perp[i])),
             chord_step: pick(yes.chord_step, no.chord_step),
+            foot: pick(yes.foot, no.foot),
         }
     }
 }
 
 impl<const D: usize> LineBall<D> {
+    /// The entry and exit as parameters along the line's direction `n` (in units of `|n|`, not of
+    /// length), where the closest approach lies at least [`FAR_FOOT`] half chords from the origin:
+    /// there `foot ∓ chord_step` cancels by at most `8/7` and is accurate to about an ulp of the
+    /// foot, with no rounding of `|n|`, which converting the distances would cost (the ellipsoid's
+    /// change of frame, docs/performance.md). `None` nearer.
+    #[inline]
+    pub(crate) fn parameters(&self) -> Option<(f64, f64)> {
+        far_foot(self.foot, self.chord_step)
+            .then_some((self.foot - self.chord_step, self.foot + self.chord_step))
+    }
+
     /// [`LineBall::entry_offset_lanes`] for one line.
     #[inline]
     pub(crate) fn entry_offset(&self, n: &SVector<f64, D>) -> SVector<f64, D> {
         self.entry_offset_lanes(&(*n).into()).into()
     }
+}
+
+/// How many half chords (`chord_step`) the closest approach must lie from the origin for
+/// [`LineBall::parameters`].
+const FAR_FOOT: f64 = 8.0;
+
+/// Whether the closest approach at parameter `foot` lies at least [`FAR_FOOT`] half chords of
+/// `chord_step` from the origin, in each lane.
+#[inline(always)]
+fn far_foot<L: Lane>(foot: L, chord_step: L) -> L::Mask {
+    (L::splat(FAR_FOOT) * chord_step).le(foot.abs())
 }
 
 /// When the plain `f64` evaluation of [`line_ball`] is precise enough to be returned, and how it
@@ -259,6 +286,9 @@ pub(crate) struct Shortcut {
     /// The caller's promise that the direction is unit to within `2^-36`, as a ray's working
     /// direction is (see [`length_and_inverse`]).
     pub(crate) unit_direction: bool,
+    /// Whether an origin beyond `reach2` is accepted where its closest approach is far enough
+    /// for [`LineBall::parameters`], which such a caller then uses.
+    pub(crate) far_by_parameter: bool,
 }
 
 impl Shortcut {
@@ -271,6 +301,7 @@ impl Shortcut {
         reach2: f64::INFINITY,
         exact_products: true,
         unit_direction: false,
+        far_by_parameter: false,
     };
 
     /// No shortcut at all: the compensated path throughout, for the tests of that path.
@@ -281,6 +312,7 @@ impl Shortcut {
         reach2: 0.0,
         exact_products: false,
         unit_direction: false,
+        far_by_parameter: false,
     };
 
     /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
@@ -307,6 +339,7 @@ impl Shortcut {
                 reach2: limit * limit,
                 exact_products: false,
                 unit_direction: false,
+                far_by_parameter: false,
             }
         } else {
             Self::WIDE
@@ -325,8 +358,10 @@ impl Shortcut {
 
     /// [`Shortcut::of`] for a caller that rounds the distances once more (the ellipsoid's change
     /// of frame costs about 2 ulps): in `f64` only origins within twice `point_scale` of the
-    /// centre keep the plain path. Farther ones, measured, then missed the `f64` distance target
-    /// by 1 to 2 ulps (`docs/performance.md`).
+    /// centre, or whose closest approach is far enough for the caller to take the
+    /// [`LineBall::parameters`], keep the plain path. Other origins beyond, measured with the
+    /// distances converted, missed the `f64` distance target by 1 to 2 ulps
+    /// (`docs/performance.md`).
     #[inline]
     pub(crate) fn rescaled<T: crate::Real>(point_scale: f64) -> Self {
         let shortcut = Self::of::<T>(point_scale);
@@ -334,6 +369,7 @@ impl Shortcut {
             let limit = 2.0 * point_scale;
             Shortcut {
                 reach2: limit * limit,
+                far_by_parameter: true,
                 ..shortcut
             }
         } else {
@@ -381,7 +417,7 @@ fn projected<L: Lane, const D: usize>(
     n: &[L; D],
     len: L,
     inv_len: L,
-) -> ([L; D], L) {
+) -> ([L; D], L, L) {
     let inv_a = inv_len * inv_len;
     let t = dot(&f.hi, n) * inv_a;
     let first = build(|i| {
@@ -389,7 +425,8 @@ fn projected<L: Lane, const D: usize>(
         (f.hi[i] - m) + (f.lo[i] - m_err)
     });
     let back = dot(&first, n) * inv_a;
-    (sub_scaled(&first, back, n), (t + back) * len)
+    let shift = t + back;
+    (sub_scaled(&first, back, n), shift * len, shift)
 }
 
 /// The plain evaluation of [`line_ball_lanes`] (the same formulas, without compensation): the
@@ -404,13 +441,14 @@ fn line_ball_plain<L: Lane, const D: usize>(
     let a = dot(n, n);
     let rr = r * r;
     let (len, inv_len) = length_and_inverse(a, shortcut.unit_direction);
-    let (ff, (perp, along)) = if shortcut.exact_products {
+    let (ff, (perp, along, shift)) = if shortcut.exact_products {
         let ff = dot(&f.hi, &f.hi) + L::splat(2.0) * dot(&f.hi, &f.lo);
         (ff, projected(f, n, len, inv_len))
     } else {
         let along = dot(&f.hi, n) * inv_len;
-        let perp = sub_scaled(&f.hi, along * inv_len, n);
-        (dot(&f.hi, &f.hi), (perp, along))
+        let shift = along * inv_len;
+        let perp = sub_scaled(&f.hi, shift, n);
+        (dot(&f.hi, &f.hi), (perp, along, shift))
     };
     let c = ff - rr;
     let scale = ff + rr;
@@ -424,17 +462,26 @@ fn line_ball_plain<L: Lane, const D: usize>(
     };
     // 2^±900 keeps every square and product above clear of underflow and overflow.
     let (low, high) = (L::splat(1.2e-271), L::splat(8.5e270));
+    // Where the line misses, the root is NaN and unused.
+    let half_chord = disc.sqrt();
+    let chord_step = half_chord * inv_len;
+    let mut near_enough = ff.le(L::splat(shortcut.reach2));
+    // Only a caller that takes the parameters needs the foot: NaN (no parameters) for the others.
+    let mut foot = L::splat(f64::NAN);
+    if shortcut.far_by_parameter {
+        foot = -shift;
+        // A line that misses (by the graze margin) has no distances to convert.
+        near_enough = near_enough | far_foot(foot, chord_step) | disc.lt(L::splat(0.0));
+    }
     let accepted = (L::splat(shortcut.cancel) * scale).le(c.abs())
         & (L::splat(shortcut.graze) * disc_scale).le(disc.abs())
-        & ff.le(L::splat(shortcut.reach2))
+        & near_enough
         & low.le(scale)
         & low.le(disc_scale)
         & scale.le(high)
         & low.le(a)
         & a.le(high);
     let meets = L::splat(0.0).le(disc);
-    // Where the line misses, the root is NaN and unused.
-    let half_chord = disc.sqrt();
     let q = -(along + half_chord.copysign(along));
     let other = c / q;
     let ball = LineBall {
@@ -443,7 +490,8 @@ fn line_ball_plain<L: Lane, const D: usize>(
         inside: c.le(L::splat(0.0)),
         dir_len: len,
         perp,
-        chord_step: half_chord * inv_len,
+        chord_step,
+        foot,
     };
     (accepted, meets, ball)
 }
@@ -529,7 +577,10 @@ fn line_ball_exact<L: Lane, const D: usize>(
     let n = self::scale(n, dir_scale.down);
 
     let Approach {
-        perp, along, len, ..
+        perp,
+        foot,
+        along,
+        len,
     } = closest_approach(&f, &n);
 
     let c = power_scaled(&f, r);
@@ -557,6 +608,8 @@ fn line_ball_exact<L: Lane, const D: usize>(
         dir_len,
         perp: self::scale(&perp, scale.up),
         chord_step: half_chord * scale.up / dir_len,
+        // A parameter along the scaled `n` is one along `n` times `scale.up / dir_scale.up`.
+        foot: (foot.0 + foot.1) * scale.up / dir_scale.up,
     };
     (meets, ball)
 }
@@ -579,7 +632,7 @@ mod tests {
         let f = Offset::from_vector(foot - n * 1e12);
         let n: [f64; 3] = n.into();
         let len = dot(&n, &n).sqrt();
-        let (perp, _) = projected(&f, &n, len, 1.0 / len);
+        let (perp, _, _) = projected(&f, &n, len, 1.0 / len);
         // The compensated closest approach, in twice the working precision.
         let exact = closest_approach(&f, &n).perp;
         let size = dot(&exact, &exact).sqrt();

@@ -372,11 +372,24 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
                 shortcut,
             )
         }?;
-        // A world step of |dir| is a local step of |local_dir|.
-        let to_world = dir.norm() / ball.dir_len;
+        // A world step of |dir| is a local step of |local_dir|: a parameter along local_dir is one
+        // along dir, and a local distance converts by |dir|/|local_dir|. The parameters are for
+        // the far origins the shortcut then accepts (f64); an f32 result has the guard bits for
+        // the conversion.
+        let parameters = shortcut
+            .far_by_parameter
+            .then(|| ball.parameters())
+            .flatten();
+        let (enter, exit) = match parameters {
+            Some((enter, exit)) => (enter * dir.norm(), exit * dir.norm()),
+            None => {
+                let to_world = dir.norm() / ball.dir_len;
+                (ball.near * to_world, ball.far * to_world)
+            }
+        };
         Some(Crossing {
-            enter: ball.near * to_world,
-            exit: ball.far * to_world,
+            enter,
+            exit,
             inside: ball.inside,
             entry: EllipsoidEntry { ball, local_dir },
         })
