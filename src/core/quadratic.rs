@@ -205,8 +205,7 @@ pub(crate) struct LineBall<const D: usize, L: Lane = f64> {
     /// The step `√disc/|n|` along `n` from the closest approach back to the entry.
     chord_step: L,
     /// The parameter of the closest approach along `n` (per `|n|`, not per unit length):
-    /// `−(f·n)/(n·n)`; NaN from a plain evaluation whose shortcut does not take
-    /// [`LineBall::parameters`].
+    /// `−(f·n)/(n·n)`.
     foot: L,
 }
 
@@ -465,11 +464,9 @@ fn line_ball_plain<L: Lane, const D: usize>(
     // Where the line misses, the root is NaN and unused.
     let half_chord = disc.sqrt();
     let chord_step = half_chord * inv_len;
+    let foot = -shift;
     let mut near_enough = ff.le(L::splat(shortcut.reach2));
-    // Only a caller that takes the parameters needs the foot: NaN (no parameters) for the others.
-    let mut foot = L::splat(f64::NAN);
     if shortcut.far_by_parameter {
-        foot = -shift;
         // A line that misses (by the graze margin) has no distances to convert.
         near_enough = near_enough | far_foot(foot, chord_step) | disc.lt(L::splat(0.0));
     }
