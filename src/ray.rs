@@ -183,14 +183,13 @@ impl<T: Real, const D: usize> Ray<T, D> {
         renormalised::<T, f64, D>(widen(self.dir.as_ref()).into()).into()
     }
 
-    /// The stored direction in the working precision, as it is, and its length there ([`length`]):
-    /// a distance along it times the length is Euclidean. A caller that needs no unit vector (the
-    /// slab) so keeps the renormalisation of [`Ray::working_dir`] off its critical path.
+    /// The stored direction in the working precision, as it is: unit to within `2^-22` (its
+    /// [`length`] there is `1 + δ/2`). A caller that needs no unit vector (the slab, the
+    /// quadratic core, which accounts for the length) so keeps the renormalisation of
+    /// [`Ray::working_dir`] off its critical path.
     #[inline]
-    pub(crate) fn stored_dir(&self) -> (SVector<f64, D>, f64) {
-        let n = widen(self.dir.as_ref());
-        let len = length::<T, f64, D>(&n.into());
-        (n, len)
+    pub(crate) fn stored_dir(&self) -> SVector<f64, D> {
+        widen(self.dir.as_ref())
     }
 }
 
@@ -212,15 +211,6 @@ pub(crate) fn stored_lanes<T: Real, const D: usize>(
     let origins = gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords)));
     let dirs = gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref())));
     (origins, dirs)
-}
-
-/// The origins and working directions ([`Ray::working_dir`]) of four rays, as lanes.
-#[inline(always)]
-pub(crate) fn working_lanes<T: Real, const D: usize>(
-    rays: &[Ray<T, D>; 4],
-) -> ([F64x4; D], [F64x4; D]) {
-    let (origins, dirs) = stored_lanes(rays);
-    (origins, renormalised::<T, _, D>(dirs))
 }
 
 /// The length of a stored unit direction of width `T`, in the working precision: 1 for `f64`,

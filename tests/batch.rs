@@ -222,3 +222,29 @@ fn an_f32_direction_component_that_rounds_to_zero_is_stored_as_plus_zero() {
         assert_eq!(single.map(|h| h.distance), Some(4.0), "{ray:?}");
     }
 }
+
+/// A point ball (radius 0) has no normal: its hits, through its centre along and across the
+/// axes, take `−dir`, in the batch (which then leaves out the radial normal of `f32` spheres) as
+/// in the single cast.
+#[test]
+fn a_point_ball_is_hit_through_its_centre_with_the_normal_minus_dir() {
+    let centre = Point::from([1.5f32, -2.0, 0.25]);
+    let ball = Sphere::new(centre, 0.0).unwrap();
+    let rays: Vec<Ray<f32, 3>> = [[3.0f32, 0.0, 0.0], [0.0, -0.5, 0.0], [2.0, 2.0, 0.0]]
+        .iter()
+        .flat_map(|&offset| [1.0f32, -1.0].map(|side| SVector::from(offset) * side))
+        .map(|offset| Ray::new(centre - offset, offset).unwrap())
+        .collect();
+    let mut hits = vec![None; rays.len()];
+    ball.cast_rays(&rays, f32::INFINITY, &mut hits);
+    for (ray, hit) in rays.iter().zip(&hits) {
+        assert_eq!(
+            bits(hit),
+            bits(&ball.cast_ray(ray, f32::INFINITY)),
+            "{ray:?}"
+        );
+        let hit = hit.expect("through the centre");
+        assert_eq!(hit.point, centre, "{ray:?}");
+        assert_eq!(hit.normal, -*ray.dir(), "{ray:?}");
+    }
+}

@@ -28,6 +28,7 @@ use common::scenes::{
 };
 use common::{Case, Target, Width, ours};
 use rand::Rng as _;
+use raysweep::Hit;
 use raysweep::nalgebra::SVector;
 
 /// Half-ulp sensitivity (in ulps) up to which an f64 problem counts as well conditioned.
@@ -254,6 +255,9 @@ fn check<T: Width, const D: usize>(case: &Case, row: &mut Row) -> Vec<String> {
                 if !ok {
                     failures.push(format!("point {p:?}: {err:.2} ulps > {limit:.2}"));
                 }
+                if let Some(bad) = sphere_normal_error::<T, D>(case, h, e) {
+                    failures.push(bad);
+                }
             }
         }
         (None, None) => {}
@@ -294,6 +298,37 @@ fn check<T: Width, const D: usize>(case: &Case, row: &mut Row) -> Vec<String> {
         _ => {}
     }
     failures
+}
+
+/// For `f32` results on a sphere, whether the normal of a hit that is not at the origin differs
+/// from the exact outward normal at the exact contact, `(p − c)/r`, by more than half an ulp in
+/// any component (its rounding) and `2^-28` (the working precision's errors, below `2^-30` in any
+/// direction: `radial_normal` in `src/shape/sphere.rs`). (An `f64` normal follows its contact
+/// point, whose allowance grows with the case's sensitivity: about a hundred ulps for the
+/// grazing rays here.)
+fn sphere_normal_error<T: Width, const D: usize>(
+    case: &Case,
+    hit: &Hit<T, D>,
+    exact: &Crossing,
+) -> Option<String> {
+    let Target::Sphere { center, radius } = &case.target else {
+        return None;
+    };
+    if T::BITS != 24 {
+        return None;
+    }
+    (0..D).find_map(|i| {
+        let n = (&exact.point[i] - big(center[i])) / big(*radius);
+        let limit = T::ulp(to_f64(&n).abs()) / 2.0 + 2f64.powi(-28);
+        let err = gap(hit.normal[i].to_wide(), &n);
+        (err > limit).then(|| {
+            format!(
+                "normal {:?} vs exact {:e} in component {i}: off by {err:e} > {limit:e}",
+                hit.normal,
+                to_f64(&n)
+            )
+        })
+    })
 }
 
 /// The span by the textbook formulas, evaluated in the width itself: `−b ± √(b² − c)` for the

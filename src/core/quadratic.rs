@@ -282,9 +282,13 @@ pub(crate) struct Shortcut {
     /// Whether the closest approach is formed by [`projected`], to a few ulps of its own size
     /// however far the origin, rather than in one plain step.
     pub(crate) exact_products: bool,
-    /// The caller's promise that the direction is unit to within `2^-36`, as a ray's working
+    /// The caller's promise that the direction is unit to within `2^-21`, as a ray's stored
     /// direction is (see [`length_and_inverse`]).
     pub(crate) unit_direction: bool,
+    /// Whether the roots are `−b ∓ √disc`, without the division of `q` and `C/q` (see
+    /// [`line_ball_plain`]): as precise as those but for a few times `2^-52` over the margins,
+    /// which only a width narrower than `f64` can spare.
+    pub(crate) subtracted_roots: bool,
     /// Whether an origin beyond `reach2` is accepted where its closest approach is far enough
     /// for [`LineBall::parameters`], which such a caller then uses.
     pub(crate) far_by_parameter: bool,
@@ -301,6 +305,7 @@ impl Shortcut {
         exact_products: true,
         unit_direction: false,
         far_by_parameter: false,
+        subtracted_roots: false,
     };
 
     /// No shortcut at all: the compensated path throughout, for the tests of that path.
@@ -312,6 +317,7 @@ impl Shortcut {
         exact_products: false,
         unit_direction: false,
         far_by_parameter: false,
+        subtracted_roots: false,
     };
 
     /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
@@ -339,14 +345,15 @@ impl Shortcut {
                 exact_products: false,
                 unit_direction: false,
                 far_by_parameter: false,
+                subtracted_roots: true,
             }
         } else {
             Self::WIDE
         }
     }
 
-    /// This shortcut for a line along a ray's working direction, which is unit to within `2^-38`
-    /// (`f32` directions after the Newton step of `ray.rs`, `f64` ones to a few ulps).
+    /// This shortcut for a line along a ray's stored direction, which is unit to within `2^-22`
+    /// (`f32` directions; `f64` ones to a few ulps).
     #[inline]
     pub(crate) fn along_ray(self) -> Self {
         Shortcut {
@@ -379,16 +386,18 @@ impl Shortcut {
 
 /// `(|n|, 1/|n|)` from `a = |n|²`.
 ///
-/// Where the caller promises `|a − 1| ≤ 2^-36` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are
-/// `1 ± δ/2` but for less than `δ²/2 < 2^-73`, a millionth of an ulp: the same values to the last
-/// bit but for near-ties, without the square root and the division on every line's critical path.
+/// Where the caller promises `|a − 1| ≤ 2^-21` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are
+/// `1 ± δ/2` but for less than `3δ²/8`, without the square root and the division on every line's
+/// critical path. For a ray's stored direction that is below `2^-101` in `f64` (a millionth of an
+/// ulp: the same values to the last bit but for near-ties) and below `2^-45` in `f32`, whose
+/// results keep 29 guard bits above `2^-53` and round to `2^-24`.
 #[inline(always)]
 fn length_and_inverse<L: Lane>(a: L, unit: bool) -> (L, L) {
     let one = L::splat(1.0);
     if unit {
         let delta = a - one;
         debug_assert!(
-            delta.abs().le(L::splat(1.0 / 68_719_476_736.0)).all(),
+            delta.abs().le(L::splat(1.0 / 2_097_152.0)).all(),
             "not a unit direction"
         );
         let half = L::splat(0.5) * delta;
@@ -430,8 +439,18 @@ fn projected<L: Lane, const D: usize>(
 
 /// The plain evaluation of [`line_ball_lanes`] (the same formulas, without compensation): the
 /// lanes where [`Shortcut`] accepts it, the lanes where the line meets the ball, and the answer.
+///
+/// With [`Shortcut::subtracted_roots`] the roots are `−b ∓ √disc`, one of which cancels where the
+/// origin is near the surface. Within the margins that cannot exceed a few times `2^-52/g`
+/// relative, for the margin `g` on both `|C|` and the discriminant (`2^-20` for `f32` results):
+/// with `s = |f|² + r²`, the discriminant is off by about `8ε·s` (`ε = 2^-53`), which moves `√disc`
+/// by `8ε·s/(2√disc)`, and the cancelling root is `δ = |b| − √disc` with `√disc·|δ| ≥ 0.41·g·s`
+/// (from `disc ≥ g·s` and `|C| = |δ|·(|b| + √disc) ≥ g·s`), so that error is below `10ε/g`
+/// relative; `b`'s own, about `3ε·|f|`, adds `6ε/g`. For `f32` results that is `2^-29`, a
+/// thirty-second of their ulp. `q` and `C/q` are within about `2ε/g`, but their division sits on
+/// every cast's critical path.
 #[inline(always)]
-fn line_ball_plain<L: Lane, const D: usize>(
+pub(crate) fn line_ball_plain<L: Lane, const D: usize>(
     f: &Offset<D, L>,
     n: &[L; D],
     r: L,
@@ -479,11 +498,16 @@ fn line_ball_plain<L: Lane, const D: usize>(
         & low.le(a)
         & a.le(high);
     let meets = L::splat(0.0).le(disc);
-    let q = -(along + half_chord.copysign(along));
-    let other = c / q;
+    let (near, far) = if shortcut.subtracted_roots {
+        (-along - half_chord, half_chord - along)
+    } else {
+        let q = -(along + half_chord.copysign(along));
+        let other = c / q;
+        (q.min(other), q.max(other))
+    };
     let ball = LineBall {
-        near: q.min(other),
-        far: q.max(other),
+        near,
+        far,
         inside: c.le(L::splat(0.0)),
         dir_len: len,
         perp,

@@ -263,7 +263,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
         // The slab runs along the stored direction; its distances, times the direction's length,
         // are Euclidean, and its entry point needs no length at all.
-        let (dir, len) = ray.stored_dir();
+        let dir = ray.stored_dir();
+        let len = length::<T, f64, D>(&dir.into());
         let slab = line_box(
             &widen(&ray.origin().coords),
             &dir,
