@@ -450,7 +450,7 @@ fn projected<L: Lane, const D: usize>(
 /// thirty-second of their ulp. `q` and `C/q` are within about `2ε/g`, but their division sits on
 /// every cast's critical path.
 #[inline(always)]
-pub(crate) fn line_ball_plain<L: Lane, const D: usize>(
+fn line_ball_plain<L: Lane, const D: usize>(
     f: &Offset<D, L>,
     n: &[L; D],
     r: L,

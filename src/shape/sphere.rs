@@ -4,9 +4,7 @@ use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4, build};
-use crate::core::quadratic::{
-    LineBall, Offset, Shortcut, line_ball, line_ball_lanes, line_ball_plain,
-};
+use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, stored_lanes, unit_in_range};
@@ -159,50 +157,28 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         }
     }
 
-    /// The numbers of the four-lane query that depend on the sphere alone.
-    #[inline(always)]
-    fn ball_lanes(&self) -> BallLanes<D> {
-        let r = self.radius.to_wide();
-        BallLanes {
-            centre: widen(&self.center.coords).map(F64x4::splat).into(),
-            radius: F64x4::splat(r),
-            inverse: F64x4::splat(1.0 / r),
-            shortcut: self.shortcut(),
-        }
-    }
-
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
     /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
-    ///
-    /// With `radial` (where [`Sphere::RADIAL_NORMAL`] and `r > 0`, as the single cast decides),
-    /// the normal is the [`radial_normal`], and only the plain evaluation runs here: the lanes it
-    /// refuses are left to the single cast, whose compensated path then decides them, so the loop
-    /// carries no copy of that path (f32 sphere batch 27.8 → 24 cycles per ray with the radial
-    /// normal, `docs/performance.md`). For `f64`, whose batch carries more, that slowed the batch
-    /// (42 → 45).
+    /// `radial` where the single cast's normal is the [`radial_normal`] ([`Sphere::normal`]).
     #[inline(always)]
-    fn four_entries(rays: &[Ray<T, D>; 4], ball: &BallLanes<D>, radial: bool) -> FourEntries<D> {
+    fn four_entries(&self, rays: &[Ray<T, D>; 4], radial: bool) -> FourEntries<D> {
+        let c = widen(&self.center.coords).map(F64x4::splat).into();
         let (o, n) = stored_lanes(rays);
-        let f = Offset::between_lanes(&o, &ball.centre);
-        let (plain, meets, x) = if radial {
-            line_ball_plain(&f, &n, ball.radius, ball.shortcut)
-        } else {
-            let (meets, x) = line_ball_lanes(&f, &n, ball.radius, ball.shortcut);
-            (M64x4::splat(true), meets, x)
-        };
+        let r = F64x4::splat(self.radius.to_wide());
+        let (meets, x) = line_ball_lanes(&Offset::between_lanes(&o, &c), &n, r, self.shortcut());
         let h = x.entry_offset_lanes(&n);
         let (normal_found, normal) = if radial {
-            (M64x4::splat(true), radial_normal(&h, ball.inverse))
+            (M64x4::splat(true), radial_normal(&h, F64x4::splat(1.0) / r))
         } else {
             let (in_range, normal, _) = unit_in_range(&h);
             (in_range, normal)
         };
         FourEntries {
-            answered: plain & (normal_found | !meets | x.inside),
+            answered: normal_found | !meets | x.inside,
             meets,
             inside: x.inside,
             enter: x.near,
-            point: build(|i| ball.centre[i] + h[i]),
+            point: build(|i| c[i] + h[i]),
             normal,
         }
     }
@@ -215,15 +191,6 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         let centre = widen(&self.center.coords).amax();
         Shortcut::of::<T>((centre - r).max(r / sqrt(D as f64))).along_ray()
     }
-}
-
-/// A sphere's numbers for [`Sphere::four_entries`], the same in every lane.
-struct BallLanes<const D: usize> {
-    centre: [F64x4; D],
-    radius: F64x4,
-    /// `1/r`, for [`radial_normal`].
-    inverse: F64x4,
-    shortcut: Shortcut,
 }
 
 /// The outward unit normal at a contact `h` from the centre of a ball of radius `r > 0`, as
@@ -349,29 +316,16 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        if Self::RADIAL_NORMAL && self.radius > T::zero() {
-            // Formed once and moved into the closure, where no store to `hits` can alias them.
-            let ball = self.ball_lanes();
-            cast::cast_rays_by_four(
-                self,
-                rays,
-                max_distance,
-                hits,
-                #[inline(always)]
-                move |four| Self::four_entries(four, &ball, true),
-            );
-        } else {
-            // Formed for each group: moved in, the f64 batch's lanes spill more (f64 sphere batch
-            // 42 → 53 cycles per ray).
-            cast::cast_rays_by_four(
-                self,
-                rays,
-                max_distance,
-                hits,
-                #[inline(always)]
-                |four| Self::four_entries(four, &self.ball_lanes(), false),
-            );
-        }
+        // Decided once for the batch: as a mask in the lanes, it cost more (docs/performance.md).
+        let radial = Self::RADIAL_NORMAL && self.radius > T::zero();
+        cast::cast_rays_by_four(
+            self,
+            rays,
+            max_distance,
+            hits,
+            #[inline(always)]
+            |four| self.four_entries(four, radial),
+        );
     }
 
     /// See [`Cast::cast_sphere`]: the ray against the sphere of radius `self.radius() + radius`.
