@@ -183,10 +183,10 @@ impl<T: Real, const D: usize> Ray<T, D> {
         renormalised::<T, f64, D>(widen(self.dir.as_ref()).into()).into()
     }
 
-    /// The stored direction in the working precision, as it is: unit to within `2^-22` (its
-    /// [`length`] there is `1 + δ/2`). A caller that needs no unit vector (the slab, the
-    /// quadratic core, which accounts for the length) so keeps the renormalisation of
-    /// [`Ray::working_dir`] off its critical path.
+    /// The stored direction in the working precision, as it is: `||n|² − 1|` is at most
+    /// [`UNIT_TOLERANCE`] (its [`length`] there is `1 + δ/2`). A caller that needs no unit
+    /// vector (the slab, the quadratic core, which accounts for the length) so keeps the
+    /// renormalisation of [`Ray::working_dir`] off its critical path.
     #[inline]
     pub(crate) fn stored_dir(&self) -> SVector<f64, D> {
         widen(self.dir.as_ref())
@@ -203,6 +203,12 @@ fn stored<T: Real, const D: usize>(unit: &SVector<f64, D>) -> Unit<SVector<T, D>
     Unit::new_unchecked(narrow::<T, D>(&without_subnormals(unit)).map(|c| c + T::zero()))
 }
 
+/// How far from unit a ray's stored direction may be, as `||n|² − 1|`: `2^-16`. [`Ray::new`] stores
+/// directions within `2^-23` in `f32` (each component rounded by at most `2^-24` relative, in any
+/// dimension) and a few ulps in `f64`; a deserialised direction is kept as given only within
+/// `4·D` ulps of the width and this bound (`serialization.rs`).
+pub(crate) const UNIT_TOLERANCE: f64 = 1.0 / 65536.0;
+
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes.
 #[inline(always)]
 pub(crate) fn stored_lanes<T: Real, const D: usize>(
@@ -214,8 +220,9 @@ pub(crate) fn stored_lanes<T: Real, const D: usize>(
 }
 
 /// The length of a stored unit direction of width `T`, in the working precision: 1 for `f64`,
-/// as [`renormalised`] takes it; for `f32`, with `|n|² = 1 + δ` and `|δ| < 2^-22`, `1 + δ/2`,
-/// which is `|n|` to `O(δ²) < 2^-44` and the inverse of [`renormalised`]'s factor to the same.
+/// as [`renormalised`] takes it; for `f32`, with `|n|² = 1 + δ` and `|δ| ≤ 2^-23` ([`Ray::new`];
+/// at most [`UNIT_TOLERANCE`]), `1 + δ/2`, which is `|n|` to `O(δ²) < 2^-46` (`2^-33` at that
+/// bound) and the inverse of [`renormalised`]'s factor to the same.
 #[inline(always)]
 pub(crate) fn length<T: Real, L: Lane, const D: usize>(n: &[L; D]) -> L {
     if T::RENORMALISE_DIRECTION {
@@ -227,8 +234,8 @@ pub(crate) fn length<T: Real, L: Lane, const D: usize>(n: &[L; D]) -> L {
 
 /// A stored unit direction of width `T`, in the working precision: as it is for `f64`; for `f32`,
 /// whose unit vectors are unit only to within `2^-24`, after one Newton step towards `1/|n|`:
-/// `|n|² = 1 + δ` with `|δ| < 2^-22`, so `n(3 − |n|²)/2` is unit to `O(δ²) < 2^-44`, with no
-/// square root or division.
+/// `|n|² = 1 + δ` with `|δ| ≤ 2^-23` (at most [`UNIT_TOLERANCE`]), so `n(3 − |n|²)/2` is unit to
+/// `O(δ²) < 2^-44` (`2^-31` at that bound), with no square root or division.
 #[inline(always)]
 fn renormalised<T: Real, L: Lane, const D: usize>(n: [L; D]) -> [L; D] {
     if T::RENORMALISE_DIRECTION {

@@ -6,6 +6,7 @@ use nalgebra::{Point, Rotation, SVector, Unit};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, check_finite};
+use crate::ray::UNIT_TOLERANCE;
 use crate::real::{Real, widen};
 use crate::{Aabb, Ellipsoid, Ray, Sphere};
 
@@ -30,12 +31,16 @@ impl<T: Real, const D: usize> TryFrom<RayRepr<T, D>> for Ray<T, D> {
 
     /// A direction that is already unit to within the width's rounding (as every serialized ray's
     /// is) is kept bit for bit (but for components below `2^-1022`, stored as zero as by
-    /// [`Ray::new`]), so rays round-trip exactly; any other is normalised by [`Ray::new`].
+    /// [`Ray::new`]), so rays round-trip exactly; any other is normalised by [`Ray::new`]. Within
+    /// the width's rounding means `||n|² − 1| ≤ 4·D` ulps of 1, and at most `2^-16`, which the
+    /// casts along a stored direction rely on (`Shortcut::along_ray`); `Ray::new` stores
+    /// directions within `2^-23` (`f32`) in any dimension.
     fn try_from(r: RayRepr<T, D>) -> Result<Self, Error> {
         check_finite("origin", r.origin.iter().map(|v| v.to_wide()))?;
         check_finite("direction", r.dir.iter().map(|v| v.to_wide()))?;
         let length2 = widen(&r.dir).norm_squared();
-        if (length2 - 1.0).abs() <= 4.0 * D as f64 * T::EPSILON_WIDE {
+        let tolerance = (4.0 * D as f64 * T::EPSILON_WIDE).min(UNIT_TOLERANCE);
+        if (length2 - 1.0).abs() <= tolerance {
             Ok(Ray::from_unit(r.origin, Unit::new_unchecked(r.dir)))
         } else {
             Ray::new(r.origin, r.dir)

@@ -106,3 +106,36 @@ fn errors_round_trip() {
         }
     );
 }
+
+/// A deserialised `f32` ray whose direction is kept as given, ten ulps off unit (`|n|² − 1 ≈
+/// 2^-19.7`, within the `4·D` ulps that deserialisation keeps): the sphere casts, which run along
+/// the stored direction, take its length into account, single and batched.
+#[test]
+fn a_deserialised_direction_off_unit_by_ulps_casts_along_its_unit_vector() {
+    let ray: Ray<f32, 3> =
+        serde_json::from_str(r#"{"origin":[0,0.5,0],"dir":[1.0000006,0,0]}"#).unwrap();
+    assert_eq!(ray.dir().x, 1.0 + 5.0 * f32::EPSILON);
+    let ball = Sphere::new(Point3::new(10.0f32, 0.5, 0.0), 2.0).unwrap();
+    let hit = ball.cast_ray(&ray, f32::INFINITY).unwrap();
+    assert_eq!(hit.distance, 8.0);
+    assert_eq!(hit.point, Point3::new(8.0, 0.5, 0.0));
+    assert_eq!(hit.normal.into_inner(), Vector3::new(-1.0, 0.0, 0.0));
+    let swept = ball.cast_sphere(&ray, 1.0, f32::INFINITY).unwrap();
+    assert_eq!(swept.distance, 7.0);
+    let rays = [ray; 5];
+    let mut hits = [None; 5];
+    ball.cast_rays(&rays, f32::INFINITY, &mut hits);
+    assert!(hits.iter().all(|h| *h == Some(hit)));
+}
+
+/// In 40 dimensions `4·D` ulps would keep an `f32` direction 140 ulps off unit (`|n|² − 1 ≈
+/// 2^-15.9`) as given; beyond `2^-16`, which the casts along a stored direction rely on, it is
+/// normalised as `Ray::new` does.
+#[test]
+fn a_deserialised_direction_beyond_2_pow_minus_16_of_unit_is_normalised() {
+    let mut dir = vec!["0".to_string(); 40];
+    dir[0] = format!("{}", 1.0 + 70.0 * f32::EPSILON);
+    let json = format!(r#"{{"origin":{:?},"dir":[{}]}}"#, [0; 40], dir.join(","));
+    let ray: Ray<f32, 40> = serde_json::from_str(&json).unwrap();
+    assert_eq!(ray.dir()[0], 1.0);
+}

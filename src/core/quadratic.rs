@@ -282,8 +282,8 @@ pub(crate) struct Shortcut {
     /// Whether the closest approach is formed by [`projected`], to a few ulps of its own size
     /// however far the origin, rather than in one plain step.
     pub(crate) exact_products: bool,
-    /// The caller's promise that the direction is unit to within `2^-21`, as a ray's stored
-    /// direction is (see [`length_and_inverse`]).
+    /// The caller's promise that `||n|² − 1| ≤ 2^-16`, as for a ray's stored direction (see
+    /// [`length_and_inverse`]).
     pub(crate) unit_direction: bool,
     /// Whether the roots are `−b ∓ √disc`, without the division of `q` and `C/q` (see
     /// [`line_ball_plain`]): as precise as those but for a few times `2^-52` over the margins,
@@ -352,8 +352,8 @@ impl Shortcut {
         }
     }
 
-    /// This shortcut for a line along a ray's stored direction, which is unit to within `2^-22`
-    /// (`f32` directions; `f64` ones to a few ulps).
+    /// This shortcut for a line along a ray's stored direction, whose `||n|² − 1|` is at most
+    /// `crate::ray::UNIT_TOLERANCE`, `2^-16`.
     #[inline]
     pub(crate) fn along_ray(self) -> Self {
         Shortcut {
@@ -386,18 +386,19 @@ impl Shortcut {
 
 /// `(|n|, 1/|n|)` from `a = |n|²`.
 ///
-/// Where the caller promises `|a − 1| ≤ 2^-21` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are
+/// Where the caller promises `|a − 1| ≤ 2^-16` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are
 /// `1 ± δ/2` but for less than `3δ²/8`, without the square root and the division on every line's
-/// critical path. For a ray's stored direction that is below `2^-101` in `f64` (a millionth of an
-/// ulp: the same values to the last bit but for near-ties) and below `2^-45` in `f32`, whose
-/// results keep 29 guard bits above `2^-53` and round to `2^-24`.
+/// critical path. For a ray's stored direction (`crate::ray::UNIT_TOLERANCE`) that is below
+/// `2^-90` in `f64`, whose directions are within `4·D` ulps of unit (up to 32 dimensions; a
+/// millionth of an ulp: the same values to the last bit but for near-ties), below `2^-47` in `f32` from `Ray::new`
+/// (`|δ| ≤ 2^-23`), and below `2^-33` in `f32` at the bound, a 256th of the `f32` ulp.
 #[inline(always)]
 fn length_and_inverse<L: Lane>(a: L, unit: bool) -> (L, L) {
     let one = L::splat(1.0);
     if unit {
         let delta = a - one;
         debug_assert!(
-            delta.abs().le(L::splat(1.0 / 2_097_152.0)).all(),
+            delta.abs().le(L::splat(crate::ray::UNIT_TOLERANCE)).all(),
             "not a unit direction"
         );
         let half = L::splat(0.5) * delta;
