@@ -388,10 +388,11 @@ impl Shortcut {
 ///
 /// Where the caller promises `|a − 1| ≤ 2^-16` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are
 /// `1 ± δ/2` but for less than `3δ²/8`, without the square root and the division on every line's
-/// critical path. For a ray's stored direction (`crate::ray::UNIT_TOLERANCE`) that is below
-/// `2^-90` in `f64`, whose directions are within `4·D` ulps of unit (up to 32 dimensions; a
-/// millionth of an ulp: the same values to the last bit but for near-ties), below `2^-47` in `f32` from `Ray::new`
-/// (`|δ| ≤ 2^-23`), and below `2^-33` in `f32` at the bound, a 256th of the `f32` ulp.
+/// critical path. For a ray's stored direction (`crate::ray::UNIT_TOLERANCE`) that is:
+/// - below `2^-90` in `f64`, whose directions are within `4·D` ulps of unit (up to 32
+///   dimensions): a millionth of an ulp, the same values to the last bit but for near-ties;
+/// - below `2^-47` in `f32` from `Ray::new` (`|δ| ≤ 2^-23`), and below `2^-33` at the bound, a
+///   256th of the `f32` ulp.
 #[inline(always)]
 fn length_and_inverse<L: Lane>(a: L, unit: bool) -> (L, L) {
     let one = L::splat(1.0);

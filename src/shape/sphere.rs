@@ -145,12 +145,19 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         })
     }
 
+    /// Whether a contact on the ball of radius `reach` takes the [`radial_normal`]: where
+    /// [`Sphere::RADIAL_NORMAL`], on a ball that is not a point. The batch decides by this too.
+    #[inline(always)]
+    fn radial(reach: f64) -> bool {
+        Self::RADIAL_NORMAL && reach > 0.0
+    }
+
     /// The outward unit normal at a contact `h` from the centre, on the ball of radius `reach`
-    /// that the crossing was found with: [`radial_normal`] where [`Sphere::RADIAL_NORMAL`],
-    /// `h/|h|` otherwise; `None` for a point ball.
+    /// that the crossing was found with: [`radial_normal`] where [`Sphere::radial`], `h/|h|`
+    /// otherwise; `None` for a point ball.
     #[inline(always)]
     fn normal(h: &SVector<f64, D>, reach: f64) -> Option<SVector<f64, D>> {
-        if Self::RADIAL_NORMAL && reach > 0.0 {
+        if Self::radial(reach) {
             Some(radial_normal(&(*h).into(), 1.0 / reach).into())
         } else {
             unit(h)
@@ -159,7 +166,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
     /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
-    /// `radial` where the single cast's normal is the [`radial_normal`] ([`Sphere::normal`]).
+    /// `radial` where the single cast's normal is the [`radial_normal`] ([`Sphere::radial`]).
     #[inline(always)]
     fn four_entries(&self, rays: &[Ray<T, D>; 4], radial: bool) -> FourEntries<D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
@@ -317,7 +324,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
         // Decided once for the batch: as a mask in the lanes, it cost more (docs/performance.md).
-        let radial = Self::RADIAL_NORMAL && self.radius > T::zero();
+        let radial = Self::radial(self.radius.to_wide());
         cast::cast_rays_by_four(
             self,
             rays,
