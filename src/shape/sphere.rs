@@ -166,16 +166,17 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
     /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
-    /// `radial` where the single cast's normal is the [`radial_normal`] ([`Sphere::radial`]).
+    /// `inverse_radius` is `1/r` where the single cast's normal is the [`radial_normal`]
+    /// ([`Sphere::radial`]), `None` otherwise.
     #[inline(always)]
-    fn four_entries(&self, rays: &[Ray<T, D>; 4], radial: bool) -> FourEntries<D> {
+    fn four_entries(&self, rays: &[Ray<T, D>; 4], inverse_radius: Option<f64>) -> FourEntries<D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
         let (o, n) = stored_lanes(rays);
         let r = F64x4::splat(self.radius.to_wide());
         let (meets, x) = line_ball_lanes(&Offset::between_lanes(&o, &c), &n, r, self.shortcut());
         let h = x.entry_offset_lanes(&n);
-        let (normal_found, normal) = if radial {
-            (M64x4::splat(true), radial_normal(&h, F64x4::splat(1.0) / r))
+        let (normal_found, normal) = if let Some(inverse) = inverse_radius {
+            (M64x4::splat(true), radial_normal(&h, F64x4::splat(inverse)))
         } else {
             let (in_range, normal, _) = unit_in_range(&h);
             (in_range, normal)
@@ -192,11 +193,17 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
     /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
+    ///
+    /// `r/√D` is formed as `r·(1/√D)`, whose factor is a constant, so that no division is made:
+    /// a loop of single casts often forms the shortcut anew for every cast, because the compiler
+    /// cannot tell that storing the hits leaves the sphere alone. The product is within an ulp
+    /// of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
     #[inline(always)]
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
-        Shortcut::of::<T>((centre - r).max(r / sqrt(D as f64))).along_ray()
+        let inverse_root = 1.0 / sqrt(D as f64);
+        Shortcut::of::<T>((centre - r).max(r * inverse_root)).along_ray()
     }
 }
 
@@ -324,14 +331,16 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
         // Decided once for the batch: as a mask in the lanes, it cost more (docs/performance.md).
-        let radial = Self::radial(self.radius.to_wide());
+        // `1/r` too, which was a division in every group.
+        let r = self.radius.to_wide();
+        let inverse_radius = Self::radial(r).then(|| 1.0 / r);
         cast::cast_rays_by_four(
             self,
             rays,
             max_distance,
             hits,
             #[inline(always)]
-            |four| self.four_entries(four, radial),
+            |four| self.four_entries(four, inverse_radius),
         );
     }
 
