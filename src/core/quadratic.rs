@@ -384,6 +384,20 @@ impl Shortcut {
     }
 }
 
+/// The least magnitude of the largest coordinate of a point at distance between `inner` and
+/// `outer` from a centre whose largest coordinate magnitude is `centre`: `max(centre − outer,
+/// inner/√D)`, the `point_scale` of [`Shortcut::of`] for a solid between those radii.
+///
+/// `inner/√D` is formed as `inner·(1/√D)`, whose factor is a constant, so that no division is
+/// made: a loop of single casts often forms its shortcut anew for every cast, because the
+/// compiler cannot tell that storing the hits leaves the shape alone. The product is within an
+/// ulp of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
+#[inline(always)]
+pub(crate) fn point_scale<const D: usize>(centre: f64, outer: f64, inner: f64) -> f64 {
+    let inverse_root = 1.0 / crate::real::sqrt(D as f64);
+    (centre - outer).max(inner * inverse_root)
+}
+
 /// `(|n|, 1/|n|)` from `a = |n|²`.
 ///
 /// Where the caller promises `|a − 1| ≤ 2^-16` (`unit`), `√(1 + δ)` and `1/√(1 + δ)` are

@@ -5,7 +5,7 @@ use nalgebra::{Point, Rotation, SMatrix, SVector};
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::{Dot2, div_pair};
 use crate::core::quadratic::{
-    LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred,
+    LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred, point_scale,
 };
 use crate::core::swept_box::grown_box;
 use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
@@ -358,7 +358,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
         let a = widen(&self.semi_axes);
         let (a_min, a_max) = (a.min(), a.max());
         let centre = widen(&self.center.coords).amax();
-        let scale = ((centre - a_max).max(a_min / sqrt(D as f64))) / a_max;
+        let scale = point_scale::<D>(centre, a_max, a_min) / a_max;
         let shortcut = Shortcut::rescaled::<T>(scale);
         let exact = || self.in_unit_frame(ray.origin());
         let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {

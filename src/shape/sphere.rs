@@ -4,11 +4,11 @@ use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4, build};
-use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes};
+use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes, point_scale};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, stored_lanes, unit_in_range};
-use crate::real::{Real, sqrt, widen};
+use crate::real::{Real, widen};
 use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
 
@@ -193,17 +193,11 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 
     /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
     /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
-    ///
-    /// `r/√D` is formed as `r·(1/√D)`, whose factor is a constant, so that no division is made:
-    /// a loop of single casts often forms the shortcut anew for every cast, because the compiler
-    /// cannot tell that storing the hits leaves the sphere alone. The product is within an ulp
-    /// of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
     #[inline(always)]
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
-        let inverse_root = 1.0 / sqrt(D as f64);
-        Shortcut::of::<T>((centre - r).max(r * inverse_root)).along_ray()
+        Shortcut::of::<T>(point_scale::<D>(centre, r, r)).along_ray()
     }
 }
 
