@@ -11,6 +11,11 @@
 //! ray's branches, which flatters a branching cast. The "16384 fresh rays" groups repeat the ray
 //! casts over a set four times larger (which the predictor does not learn) for raysweep's loop
 //! and batch and for parry.
+//!
+//! The "small far sphere" groups cast rays at a sphere of radius 1/256 from 2560 of its radii
+//! away, aimed as the usual set is at the unit targets: the small, distant targets of Monte
+//! Carlo transport, whose far origins make the rounding of a plain evaluation large against the
+//! sphere.
 
 use std::hint::black_box;
 
@@ -29,11 +34,14 @@ const FRESH: usize = 1 << 14;
 const LARGE: usize = 1 << 16;
 /// The radius of the ball in sphere casts.
 const BALL: f64 = 0.25;
+/// The radius of the small sphere seen from afar: the rays' origins are 2560 of its radii away,
+/// as for the small, distant targets of Monte Carlo transport.
+const SMALL: f64 = 1.0 / 256.0;
 
 /// `count` rays with origins on a sphere of radius 10 around the origin, each aimed at a point
-/// within 1.7 of the centre: about half of the rays hit a unit target. The same seed for every
-/// count, so a smaller set is the start of a larger one.
-fn ray_set(count: usize) -> Vec<([f64; 3], [f64; 3])> {
+/// within `1.7·size` of the centre: about half of the rays hit a target of size `size`. The same
+/// seed for every count, so a smaller set is the start of a larger one.
+fn ray_set(count: usize, size: f64) -> Vec<([f64; 3], [f64; 3])> {
     let mut rng = StdRng::seed_from_u64(0x5eed_cafe);
     let unit = |rng: &mut StdRng| loop {
         let v = [
@@ -50,7 +58,7 @@ fn ray_set(count: usize) -> Vec<([f64; 3], [f64; 3])> {
     (0..count)
         .map(|_| {
             let o = unit(&mut rng).map(|x| x * 10.0);
-            let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7;
+            let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7 * size;
             let aim = unit(&mut rng).map(|x| x * spread);
             (o, [aim[0] - o[0], aim[1] - o[1], aim[2] - o[2]])
         })
@@ -86,10 +94,13 @@ struct Targets<T: Width> {
     ellipsoid: Ellipsoid<T>,
     rays: Vec<Ray<T>>,
     fresh: Vec<Ray<T>>,
+    /// A sphere of radius [`SMALL`] at the origin, and rays aimed at it.
+    small: Sphere<T>,
+    rays_at_small: Vec<Ray<T>>,
 }
 
-fn rays<T: Width>(count: usize) -> Vec<Ray<T>> {
-    ray_set(count)
+fn rays<T: Width>(count: usize, size: f64) -> Vec<Ray<T>> {
+    ray_set(count, size)
         .into_iter()
         .map(|(o, d)| Ray::new(p3(o), v3(d)).unwrap())
         .collect()
@@ -102,8 +113,10 @@ fn targets<T: Width>() -> Targets<T> {
         sphere: Sphere::new(Point3::origin(), T::of(1.0)).unwrap(),
         aabb: Aabb::new(p3([-1.0, -1.0, -1.0]), p3([1.0, 1.0, 1.0])).unwrap(),
         ellipsoid: Ellipsoid::oriented(Point3::origin(), v3([1.0, 0.7, 0.5]), rotation).unwrap(),
-        rays: rays(RAYS),
-        fresh: rays(FRESH),
+        rays: rays(RAYS, 1.0),
+        fresh: rays(FRESH, 1.0),
+        small: Sphere::new(Point3::origin(), T::of(SMALL)).unwrap(),
+        rays_at_small: rays(RAYS, SMALL),
     }
 }
 
@@ -174,6 +187,11 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
         let query = format!("{width}/ray vs box");
         ray_casts(group_for(c, &query, rays.len()), &t.aabb, rays);
     }
+    ray_casts(
+        group(c, &format!("{width}/ray vs small far sphere")),
+        &t.small,
+        &t.rays_at_small,
+    );
     let mut g = group(c, &format!("{width}/ray vs ellipsoid"));
     each(&mut g, "raysweep", &t.rays, |r| {
         t.ellipsoid.cast_ray(black_box(r), inf)
@@ -205,8 +223,8 @@ macro_rules! parry {
             use $parry::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes};
             use $parry::shape::{Ball, Cuboid};
             // The same origins and unit directions raysweep stores.
-            let parry_rays = |count| -> Vec<PRay> {
-                rays::<$t>(count)
+            let parry_rays = |count, size| -> Vec<PRay> {
+                rays::<$t>(count, size)
                     .iter()
                     .map(|r| {
                         let (o, d) = (r.origin(), r.dir());
@@ -214,7 +232,7 @@ macro_rules! parry {
                     })
                     .collect()
             };
-            let (rays, fresh) = (parry_rays(RAYS), parry_rays(FRESH));
+            let (rays, fresh) = (parry_rays(RAYS, 1.0), parry_rays(FRESH, 1.0));
             let inf = <$t>::INFINITY;
             let ball = Ball::new(1.0);
             let aabb =
@@ -250,6 +268,12 @@ macro_rules! parry {
                 });
                 g.finish();
             }
+            let mut g = group(c, concat!($width, "/ray vs small far sphere"));
+            let small = Ball::new(SMALL as $t);
+            each(&mut g, "parry", &parry_rays(RAYS, SMALL), |r| {
+                small.cast_local_ray_and_get_normal(black_box(r), inf, true)
+            });
+            g.finish();
             let mut g = group(c, concat!($width, "/sphere cast vs sphere"));
             each(&mut g, "parry", &rays, |r| sweep(black_box(r), &ball));
             g.finish();
