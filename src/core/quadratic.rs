@@ -271,8 +271,8 @@ pub(crate) struct Shortcut {
     /// much (an origin next to the surface).
     pub(crate) cancel: f64,
     /// Smallest `|disc|` accepted, relative to the sum of the squares it is the difference of
-    /// (`r² + |f|²` for a plain closest approach, `r² + |p|²` for a [`projected`] one): below it
-    /// the line is too nearly tangent.
+    /// (`r² + |f|²` for a plain closest approach, `r² + |p|²` for a [`projected`] one, which adds
+    /// [`PROJECTED_FLOOR`]` · |f|²`): below it the line is too nearly tangent.
     pub(crate) graze: f64,
     /// Largest `|f|²` accepted: a closest approach formed in one plain step loses about `|f|·ε`,
     /// which must stay small against the contact point the caller builds from it. A [`projected`]
@@ -292,6 +292,10 @@ pub(crate) struct Shortcut {
     /// Whether an origin beyond `reach2` is accepted where its closest approach is far enough
     /// for [`LineBall::parameters`], which such a caller then uses.
     pub(crate) far_by_parameter: bool,
+    /// Whether a line this shortcut refuses is evaluated plainly once more, with a [`projected`]
+    /// closest approach and no limit on `|f|`, before the compensated evaluation decides it (see
+    /// [`line_ball_refused`]). For a shortcut without `exact_products` along an exact offset.
+    pub(crate) project_refused: bool,
 }
 
 impl Shortcut {
@@ -306,6 +310,7 @@ impl Shortcut {
         unit_direction: false,
         far_by_parameter: false,
         subtracted_roots: false,
+        project_refused: false,
     };
 
     /// No shortcut at all: the compensated path throughout, for the tests of that path.
@@ -318,6 +323,7 @@ impl Shortcut {
         unit_direction: false,
         far_by_parameter: false,
         subtracted_roots: false,
+        project_refused: false,
     };
 
     /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
@@ -346,6 +352,7 @@ impl Shortcut {
                 unit_direction: false,
                 far_by_parameter: false,
                 subtracted_roots: true,
+                project_refused: false,
             }
         } else {
             Self::WIDE
@@ -358,6 +365,29 @@ impl Shortcut {
     pub(crate) fn along_ray(self) -> Self {
         Shortcut {
             unit_direction: true,
+            ..self
+        }
+    }
+
+    /// This shortcut with [`Shortcut::project_refused`] where it does not form the closest
+    /// approach by exact products already: for a caller whose offset is exact, and whose origins
+    /// may be many radii away (the sphere's).
+    #[inline]
+    pub(crate) fn projecting_refused(self) -> Self {
+        Shortcut {
+            project_refused: !self.exact_products,
+            ..self
+        }
+    }
+
+    /// This shortcut with the closest approach [`projected`] and no limit on `|f|`: its margins
+    /// are then relative to `r² + |p|²`, which a far origin does not inflate.
+    #[inline(always)]
+    fn projected(self) -> Self {
+        Shortcut {
+            exact_products: true,
+            reach2: f64::INFINITY,
+            project_refused: false,
             ..self
         }
     }
@@ -453,6 +483,17 @@ fn projected<L: Lane, const D: usize>(
     (sub_scaled(&first, back, n), shift * len, shift)
 }
 
+/// The part of `|f|²` that [`line_ball_plain`]'s margin on the discriminant adds to `r² + |p|²`
+/// for a [`projected`] closest approach, `2^-100`.
+///
+/// The projection leaves an error of a few ulps of `|p|` and, from the rounding of its first
+/// shift along `n`, an absolute one `e` of about `ε²·|f|` (`ε = 2^-53`). `2|p|·e ≤ ε·|p|² +
+/// e²/ε`, so the discriminant's error stays a few ulps of `r² + |p|² + e²/ε²`, which this term
+/// (`e` up to `8ε²·|f|`) bounds. Without it a point ball (or one of radius below `2^-47·|f|`)
+/// centred exactly on a line was missed: `r² − |p|²` was the negative square of that error, far
+/// above a margin relative to `r² + |p|²` that nearly vanished with them.
+const PROJECTED_FLOOR: f64 = 7.888_609_052_210_118e-31;
+
 /// The plain evaluation of [`line_ball_lanes`] (the same formulas, without compensation): the
 /// lanes where [`Shortcut`] accepts it, the lanes where the line meets the ball, and the answer.
 ///
@@ -465,6 +506,11 @@ fn projected<L: Lane, const D: usize>(
 /// relative; `b`'s own, about `3ε·|f|`, adds `6ε/g`. For `f32` results that is `2^-29`, a
 /// thirty-second of their ulp. `q` and `C/q` are within about `2ε/g`, but their division sits on
 /// every cast's critical path.
+///
+/// With a [`projected`] closest approach the margin on the discriminant is relative to the
+/// smaller `s' = r² + |p|²`, and so is its error: where `|δ| ≤ √disc`, `|C| ≤ 3√disc·|δ|` gives
+/// `√disc·|δ| ≥ g·s/3` as before; elsewhere `√disc·|δ| ≥ √(g·s')·√(g·s/3)`. Either way the error
+/// of `√disc` is below `12ε/g` of the root, and `b` (`f·n̂` to two roundings) adds `4ε/g`.
 #[inline(always)]
 fn line_ball_plain<L: Lane, const D: usize>(
     f: &Offset<D, L>,
@@ -488,9 +534,10 @@ fn line_ball_plain<L: Lane, const D: usize>(
     let scale = ff + rr;
     let pp = dot(&perp, &perp);
     let disc = rr - pp;
-    // A plain closest approach is off by about |f|·ε, a projected one by a few ulps of itself.
+    // A plain closest approach is off by about |f|·ε, a projected one by a few ulps of itself
+    // and about ε²·|f| (see `PROJECTED_FLOOR`).
     let disc_scale = if shortcut.exact_products {
-        rr + pp
+        rr + pp + L::splat(PROJECTED_FLOOR) * ff
     } else {
         scale
     };
@@ -541,7 +588,7 @@ fn line_ball_plain<L: Lane, const D: usize>(
 /// in the units of `f` and `r`.
 ///
 /// The plain `f64` evaluation is tried first and returned when `shortcut` accepts it in every
-/// lane (the common case); otherwise the compensated evaluation below decides the other lanes.
+/// lane (the common case); otherwise [`line_ball_refused`] decides the other lanes.
 #[inline(always)]
 pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
     f: &Offset<D, L>,
@@ -553,11 +600,51 @@ pub(crate) fn line_ball_lanes<L: Lane, const D: usize>(
     if accepted.all() {
         return (meets, plain);
     }
-    let (exact_meets, exact) = line_ball_exact(f, n, r);
-    (
-        accepted.select(meets, exact_meets),
-        LineBall::select(accepted, &plain, &exact),
+    where_accepted(
+        accepted,
+        (meets, plain),
+        line_ball_refused(f, n, r, shortcut),
     )
+}
+
+/// In each lane, an answer `accepted` where `accepted` is set, `refused` elsewhere.
+#[inline(always)]
+fn where_accepted<L: Lane, const D: usize>(
+    accepted: L::Mask,
+    (meets, ball): (L::Mask, LineBall<D, L>),
+    (other_meets, other): (L::Mask, LineBall<D, L>),
+) -> (L::Mask, LineBall<D, L>) {
+    (
+        accepted.select(meets, other_meets),
+        LineBall::select(accepted, &ball, &other),
+    )
+}
+
+/// [`line_ball_lanes`] for lines its plain evaluation refused: the compensated evaluation, and
+/// before it, where [`Shortcut::project_refused`], one more plain evaluation with a [`projected`]
+/// closest approach.
+///
+/// That second try is for far origins. A closest approach formed in one plain step is off by about
+/// `|f|·ε`, so the margins of a narrow width's shortcut are relative to `|f|² + r²`: beyond about
+/// `2^10` radii they refuse every line, and the compensated evaluation costs several times the
+/// plain one. A projected closest approach is within a few ulps of its own size however far the
+/// origin, so its margins are relative to `r² + |p|²` instead; the roots' bound derived at
+/// [`line_ball_plain`] holds for them too.
+#[inline(always)]
+pub(crate) fn line_ball_refused<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+    r: L,
+    shortcut: Shortcut,
+) -> (L::Mask, LineBall<D, L>) {
+    if !shortcut.project_refused {
+        return line_ball_exact(f, n, r);
+    }
+    let (accepted, meets, projected) = line_ball_plain(f, n, r, shortcut.projected());
+    if accepted.all() {
+        return (meets, projected);
+    }
+    where_accepted(accepted, (meets, projected), line_ball_exact(f, n, r))
 }
 
 /// [`line_ball_lanes`] for one line; `None` when it misses the ball.
@@ -570,6 +657,25 @@ pub(crate) fn line_ball<const D: usize>(
 ) -> Option<LineBall<D>> {
     let (meets, ball) = line_ball_lanes(f, &(*n).into(), r, shortcut);
     meets.then_some(ball)
+}
+
+/// [`line_ball`], with `refused` deciding a line that the plain evaluation refuses, in place of
+/// [`line_ball_refused`] (which it must match): for a caller that moves that rare work out of
+/// line, from inputs it reads anew (the sphere's single casts). (Through such a closure the lanes'
+/// version was slower: the compiler did not inline one as large as the refused path.)
+#[inline(always)]
+pub(crate) fn line_ball_or<const D: usize>(
+    f: &Offset<D>,
+    n: &SVector<f64, D>,
+    r: f64,
+    shortcut: Shortcut,
+    refused: impl FnOnce() -> Option<LineBall<D>>,
+) -> Option<LineBall<D>> {
+    let (accepted, meets, plain) = line_ball_plain(f, &(*n).into(), r, shortcut);
+    if accepted {
+        return meets.then_some(plain);
+    }
+    refused()
 }
 
 /// [`line_ball`] for a caller whose offset costs more to form exactly than to a few ulps, with a
@@ -587,7 +693,7 @@ pub(crate) fn line_ball_deferred<const D: usize>(
     shortcut: Shortcut,
 ) -> Option<LineBall<D>> {
     debug_assert!(
-        !shortcut.exact_products,
+        !shortcut.exact_products && !shortcut.project_refused,
         "exact products read the offset's low part"
     );
     let n = (*n).into();

@@ -4,7 +4,9 @@ use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
 use crate::core::lane::{F64x4, Lane, M64x4, build};
-use crate::core::quadratic::{LineBall, Offset, Shortcut, line_ball, line_ball_lanes, point_scale};
+use crate::core::quadratic::{
+    LineBall, Offset, Shortcut, line_ball_lanes, line_ball_or, line_ball_refused, point_scale,
+};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, stored_lanes, unit_in_range};
@@ -136,13 +138,30 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         reach: f64,
     ) -> Option<Crossing<(LineBall<D>, SVector<f64, D>)>> {
         let n = ray.stored_dir();
-        let x = line_ball(&self.offset(ray.origin()), &n, reach, self.shortcut())?;
+        let x = line_ball_or(
+            &self.offset(ray.origin()),
+            &n,
+            reach,
+            self.shortcut(),
+            || self.refused_crossing(ray, reach),
+        )?;
         Some(Crossing {
             enter: x.near,
             exit: x.far,
             inside: x.inside,
             entry: (x, n),
         })
+    }
+
+    /// [`line_ball_refused`] for the line through `ray` and the ball of radius `reach`, out of
+    /// line: nearly every line near the ball is accepted at once, and a cast that carried this
+    /// code, or stored its inputs for a call, was slower for it (docs/performance.md). The
+    /// inputs are read anew from the ray and the sphere.
+    #[inline(never)]
+    fn refused_crossing(&self, ray: &Ray<T, D>, reach: f64) -> Option<LineBall<D>> {
+        let n = ray.stored_dir().into();
+        let (meets, x) = line_ball_refused(&self.offset(ray.origin()), &n, reach, self.shortcut());
+        meets.then_some(x)
     }
 
     /// Whether a contact on the ball of radius `reach` takes the [`radial_normal`]: where
@@ -173,6 +192,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
         let (o, n) = stored_lanes(rays);
         let r = F64x4::splat(self.radius.to_wide());
+        // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
+        // batch (whose margins refuse more lines) and the far f32 one were slower.
         let (meets, x) = line_ball_lanes(&Offset::between_lanes(&o, &c), &n, r, self.shortcut());
         let h = x.entry_offset_lanes(&n);
         let (normal_found, normal) = if let Some(inverse) = inverse_radius {
@@ -192,12 +213,16 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     }
 
     /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
-    /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`.
+    /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`. The
+    /// offset is exact, so a far origin's line may be tried with a projected closest approach
+    /// ([`Shortcut::projecting_refused`]).
     #[inline(always)]
     fn shortcut(&self) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
-        Shortcut::of::<T>(point_scale::<D>(centre, r, r)).along_ray()
+        Shortcut::of::<T>(point_scale::<D>(centre, r, r))
+            .along_ray()
+            .projecting_refused()
     }
 }
 
