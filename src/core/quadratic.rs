@@ -682,8 +682,9 @@ pub(crate) fn line_ball_or<const D: usize>(
 /// shortcut that does not form the closest approach by exact products (one for `f32` results):
 /// the plain evaluation reads only `rounded`, which may be off by a few ulps of `|f|` in each
 /// coordinate (the shortcut's margins leave 29 guard bits), and `exact`, which forms `f`
-/// exactly, is called only for a line the shortcut refuses. (The sphere's casts, whose offset is
-/// exact at once, keep [`line_ball`]: its hot path is `inline(always)`, and this one is not.)
+/// exactly, is called only for a line the shortcut refuses, which [`line_ball_refused`] then
+/// decides. (The sphere's casts, whose offset is exact at once, keep their hot path
+/// `inline(always)`, and this one is not.)
 #[inline]
 pub(crate) fn line_ball_deferred<const D: usize>(
     rounded: &Offset<D>,
@@ -693,16 +694,13 @@ pub(crate) fn line_ball_deferred<const D: usize>(
     shortcut: Shortcut,
 ) -> Option<LineBall<D>> {
     debug_assert!(
-        !shortcut.exact_products && !shortcut.project_refused,
+        !shortcut.exact_products,
         "exact products read the offset's low part"
     );
-    let n = (*n).into();
-    let (accepted, meets, plain) = line_ball_plain(rounded, &n, r, shortcut);
-    if accepted {
-        return meets.then_some(plain);
-    }
-    let (meets, ball) = line_ball_exact(&exact(), &n, r);
-    meets.then_some(ball)
+    line_ball_or(rounded, n, r, shortcut, || {
+        let (meets, ball) = line_ball_refused(&exact(), &(*n).into(), r, shortcut);
+        meets.then_some(ball)
+    })
 }
 
 /// [`line_ball_lanes`] in twice the working precision where it matters.
