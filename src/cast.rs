@@ -3,7 +3,9 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::lane::{F64x4, Lane, M64x4, with_wide_registers};
+use crate::core::dispatch::with_wide_registers;
+use crate::core::exact::Products;
+use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, narrow};
@@ -40,8 +42,9 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// width (as a box's does), so that it is finite rounded: the batch then leaves out its test.
     const POINT_BOUNDED: bool = false;
 
-    /// Where the whole line through `ray` crosses the solid; `None` if it misses.
-    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>>;
+    /// Where the whole line through `ray` crosses the solid; `None` if it misses. Any error-free
+    /// products are formed by `products`, which the caller's code is compiled for.
+    fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>>;
 
     /// The entry point, and the outward unit normal there (`None` where it is undefined: a point
     /// target), in the working precision.
@@ -56,12 +59,14 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
 
     /// Where the ball's centre, moving along the whole line through `ray`, first touches the solid
     /// and, if `with_exit`, where it last does (otherwise `exit` is `enter`); `inside` when it
-    /// touches it at the origin. `None` if it never does.
+    /// touches it at the origin. `None` if it never does. Any error-free products are formed by
+    /// `products`, as for [`LineQuery::crossing`].
     fn sweep(
         &self,
         ray: &Ray<T, D>,
         radius: f64,
         with_exit: bool,
+        products: Products,
     ) -> Option<Crossing<Self::Contact>>;
 
     /// The contact point on the solid's surface at the first touch, and the outward unit normal
@@ -161,19 +166,20 @@ fn answer<T: Real, const D: usize>(
     hit(enter, &point, &normal, ray, point_bounded)
 }
 
-/// [`crate::Cast::cast_ray`] for any shape.
+/// [`crate::Cast::cast_ray`] for any shape, its error-free products formed by `products`.
 #[inline(always)]
 pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
     max_distance: T,
+    products: Products,
 ) -> Option<Hit<T, D>> {
     first_hit(
         ray,
         max_distance,
         S::POINT_BOUNDED,
         #[inline(always)]
-        || shape.crossing(ray),
+        || shape.crossing(ray, products),
         #[inline(always)]
         |x| shape.contact(ray, x),
     )
@@ -199,7 +205,9 @@ pub(crate) struct FourEntries<const D: usize> {
 /// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
 /// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does
 /// not answer and the last few rays one by one through [`cast_ray`], and every answer gets the
-/// edge semantics of [`cast_ray`], so the hits are the bits that single casts return.
+/// edge semantics of [`cast_ray`], so the hits are the bits that single casts return. All of it
+/// runs inside [`with_wide_registers`], whose [`Products`] `four` and [`cast_ray`] are given:
+/// those a single cast of the shape must use too.
 ///
 /// Each group of four is computed before the previous group's hits are written, so that its
 /// chain of dependent operations (the quadratic's square root and divisions, the slab's
@@ -216,7 +224,7 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     rays: &[Ray<T, D>],
     max_distance: T,
     hits: &mut [Option<Hit<T, D>>],
-    four: impl Fn(&[Ray<T, D>; 4]) -> FourEntries<D>,
+    four: impl Fn(&[Ray<T, D>; 4], Products) -> FourEntries<D>,
 ) where
     T: Real,
     S: LineQuery<T, D>,
@@ -228,39 +236,43 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     };
     let (ray_fours, ray_rest) = rays.as_chunks::<4>();
     let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
-    with_wide_registers(
+    let products = with_wide_registers(
         #[inline(always)]
-        || {
+        |products| {
             let mut groups = ray_fours.iter().zip(hit_fours);
-            let Some((mut rays, mut hits)) = groups.next() else {
-                return;
-            };
-            let mut x = four(rays);
-            for (next_rays, next_hits) in groups {
-                let next = four(next_rays);
-                by_four(shape, rays, max_distance, max, hits, &x);
-                (rays, hits, x) = (next_rays, next_hits, next);
+            if let Some((mut rays, mut hits)) = groups.next() {
+                let mut x = four(rays, products);
+                for (next_rays, next_hits) in groups {
+                    let next = four(next_rays, products);
+                    by_four(shape, rays, max_distance, max, hits, &x, products);
+                    (rays, hits, x) = (next_rays, next_hits, next);
+                }
+                by_four(shape, rays, max_distance, max, hits, &x, products);
             }
-            by_four(shape, rays, max_distance, max, hits, &x);
+            products
         },
     );
     for (ray, hit) in ray_rest.iter().zip(hit_rest) {
-        *hit = cast_one(shape, ray, max_distance);
+        *hit = cast_one(shape, ray, max_distance, products);
     }
 }
 
 /// [`cast_ray`] for a ray of a batch that the lanes leave: out of line, so that the batch loop
-/// does not carry a copy of the single cast per lane.
+/// does not carry a copy of the single cast per lane. (Compiled without the target features of
+/// [`with_wide_registers`], its [`Products::Fused`] are calls to the math library's `fma`: these
+/// rays are few.)
 #[inline(never)]
 fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
     max_distance: T,
+    products: Products,
 ) -> Option<Hit<T, D>> {
-    cast_ray(shape, ray, max_distance)
+    cast_ray(shape, ray, max_distance, products)
 }
 
-/// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`).
+/// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`);
+/// a ray the lanes did not answer is cast alone, with the batch's `products`.
 #[inline(always)]
 fn by_four<T, const D: usize, S>(
     shape: &S,
@@ -269,6 +281,7 @@ fn by_four<T, const D: usize, S>(
     max: f64,
     hits: &mut [Option<Hit<T, D>>; 4],
     x: &FourEntries<D>,
+    products: Products,
 ) where
     T: Real,
     S: LineQuery<T, D>,
@@ -290,7 +303,7 @@ fn by_four<T, const D: usize, S>(
     // copy's wide loads of narrower stores would stall store forwarding.
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
         if !x.answered.lane(k) {
-            *slot = cast_one(shape, ray, max_distance);
+            *slot = cast_one(shape, ray, max_distance, products);
         } else if x.inside.lane(k) {
             *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
         } else {
@@ -320,53 +333,62 @@ fn narrow_lanes<T: Real>(v: F64x4) -> ([T; 4], M64x4) {
     (narrow, finite)
 }
 
-/// [`crate::Cast::ray_span`] for any shape.
+/// [`crate::Cast::ray_span`] for any shape, its error-free products formed by `products`.
 #[inline]
 pub(crate) fn ray_span<T: Real, const D: usize, S: LineQuery<T, D>>(
     shape: &S,
     ray: &Ray<T, D>,
+    products: Products,
 ) -> Option<Span<T>> {
-    shape.crossing(ray).and_then(|x| span(&x))
+    shape.crossing(ray, products).and_then(|x| span(&x))
 }
 
-/// [`crate::Cast::cast_sphere`] for any shape: exactly [`cast_ray`] for a zero radius.
+/// [`crate::Cast::cast_sphere`] for any shape, its error-free products formed by `products`:
+/// exactly [`cast_ray`] for a zero radius.
 #[inline]
 pub(crate) fn cast_sphere<T, const D: usize, S>(
     shape: &S,
     ray: &Ray<T, D>,
     radius: T,
     max_distance: T,
+    products: Products,
 ) -> Option<Hit<T, D>>
 where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
     match ball_radius(radius)? {
-        0.0 => cast_ray(shape, ray, max_distance),
+        0.0 => cast_ray(shape, ray, max_distance, products),
         radius => first_hit(
             ray,
             max_distance,
             false,
-            || shape.sweep(ray, radius, false),
+            #[inline(always)]
+            || shape.sweep(ray, radius, false, products),
+            #[inline(always)]
             |x| shape.sweep_contact(ray, radius, x),
         ),
     }
 }
 
-/// [`crate::Cast::sphere_span`] for any shape: exactly [`ray_span`] for a zero radius.
+/// [`crate::Cast::sphere_span`] for any shape, its error-free products formed by `products`:
+/// exactly [`ray_span`] for a zero radius.
 #[inline]
 pub(crate) fn sphere_span<T, const D: usize, S>(
     shape: &S,
     ray: &Ray<T, D>,
     radius: T,
+    products: Products,
 ) -> Option<Span<T>>
 where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
     match ball_radius(radius)? {
-        0.0 => ray_span(shape, ray),
-        radius => shape.sweep(ray, radius, true).and_then(|x| span(&x)),
+        0.0 => ray_span(shape, ray, products),
+        radius => shape
+            .sweep(ray, radius, true, products)
+            .and_then(|x| span(&x)),
     }
 }
 

@@ -20,19 +20,33 @@ pub(crate) fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
     (s, (a - (s - bb)) + (b - bb))
 }
 
-/// `(p, e)` with `p = fl(a * b)` and `a * b = p + e` exactly, barring underflow.
-///
-/// With a hardware fused multiply-add the error is one `fma`; without one (the default x86-64
-/// target) Dekker's product with Veltkamp's split is used, which is exact for `|a|, |b| < 2^995`.
+/// How [`two_product`] recovers the rounding error of a product. Both give the same exact pair
+/// unless the product overflows or its error falls below the normal range (a factor below about
+/// `2^-960`, such as a direction component far smaller than the others), where both are inexact
+/// and may differ in the last subnormal bit. The choice changes the speed, not the answers: the
+/// single casts and the batches of one CPU choose alike (see [`with_wide_registers`](
+/// super::dispatch::with_wide_registers)), so a batch returns the single casts' bits either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Products {
+    /// Dekker's product with Veltkamp's split: about 17 operations, for code compiled without the
+    /// `fma` target feature (the default x86-64 target). Exact for `|a|, |b| < 2^995`.
+    Split,
+    /// One fused multiply-add, `a·b − p`. Where the code is compiled with the `fma` target feature
+    /// that is one instruction; elsewhere it is a call to the math library's `fma`, correct but
+    /// slow, so this is chosen only inside
+    /// [`with_fused_products`](super::dispatch::with_fused_products) and
+    /// [`with_wide_registers`](super::dispatch::with_wide_registers) on a CPU that has FMA.
+    Fused,
+}
+
+/// `(p, e)` with `p = fl(a * b)` and `a * b = p + e` exactly, barring underflow, by `products`
+/// (always fused where the whole build has the `fma` target feature).
 #[inline(always)]
-pub(crate) fn two_product<L: Lane>(a: L, b: L) -> (L, L) {
+pub(crate) fn two_product<L: Lane>(a: L, b: L, products: Products) -> (L, L) {
     let p = a * b;
-    #[cfg(target_feature = "fma")]
-    {
+    if cfg!(target_feature = "fma") || products == Products::Fused {
         (p, a.mul_add(b, -p))
-    }
-    #[cfg(not(target_feature = "fma"))]
-    {
+    } else {
         let (ah, al) = split(a);
         let (bh, bl) = split(b);
         (p, al * bl - (((p - ah * bh) - al * bh) - ah * bl))
@@ -40,7 +54,6 @@ pub(crate) fn two_product<L: Lane>(a: L, b: L) -> (L, L) {
 }
 
 /// Veltkamp's split of `a` into two halves of 26 bits each, `a = hi + lo` exactly.
-#[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn split<L: Lane>(a: L) -> (L, L) {
     let factor = L::splat(134_217_729.0); // 2^27 + 1
@@ -57,22 +70,24 @@ fn split<L: Lane>(a: L) -> (L, L) {
 pub(crate) struct Dot2<L = f64> {
     sum: L,
     err: L,
+    products: Products,
 }
 
 impl<L: Lane> Dot2<L> {
-    /// The empty sum.
+    /// The empty sum, whose products are recovered by `products`.
     #[inline(always)]
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(products: Products) -> Self {
         Dot2 {
             sum: L::splat(0.0),
             err: L::splat(0.0),
+            products,
         }
     }
 
     /// Adds `a * b`.
     #[inline(always)]
     pub(crate) fn add(&mut self, a: L, b: L) {
-        let (p, pe) = two_product(a, b);
+        let (p, pe) = two_product(a, b, self.products);
         let (s, se) = two_sum(self.sum, p);
         self.sum = s;
         self.err = self.err + (pe + se);
@@ -94,11 +109,12 @@ impl<L: Lane> Dot2<L> {
 }
 
 /// `(hi + lo) / d` as an unevaluated pair, for `hi + lo` a pair from [`Dot2::pair`]: the quotient
-/// rounded, and the correction that the exact remainder gives.
+/// rounded, and the correction that the exact remainder gives (its product recovered by
+/// `products`).
 #[inline(always)]
-pub(crate) fn div_pair<L: Lane>(hi: L, lo: L, d: L) -> (L, L) {
+pub(crate) fn div_pair<L: Lane>(hi: L, lo: L, d: L, products: Products) -> (L, L) {
     let q = hi / d;
-    let (p, pe) = two_product(q, d);
+    let (p, pe) = two_product(q, d, products);
     (q, ((hi - p) - pe + lo) / d)
 }
 
@@ -117,16 +133,39 @@ mod tests {
     fn two_product_recovers_the_rounding_error() {
         // (1 + 2^-30)^2 = 1 + 2^-29 + 2^-60: the last term is lost by the rounded product.
         let x = 1.0 + (-30f64).exp2();
-        let (p, e) = two_product(x, x);
-        assert_eq!(p, 1.0 + (-29f64).exp2());
-        assert_eq!(e, (-60f64).exp2());
+        for products in [Products::Split, Products::Fused] {
+            let (p, e) = two_product(x, x, products);
+            assert_eq!(p, 1.0 + (-29f64).exp2());
+            assert_eq!(e, (-60f64).exp2());
+        }
+    }
+
+    #[test]
+    fn split_and_fused_products_agree() {
+        // Products of values spread over 2^±300 with every bit pattern of the significands: the
+        // error terms are far from underflow and the products from overflow, where both are
+        // exact.
+        let mut bits = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            bits = bits.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let a = f64::from_bits((bits >> 12) | (0x3ff << 52))
+                * (((bits >> 3) % 600) as f64 - 300.0).exp2();
+            bits = bits.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let b = -f64::from_bits((bits >> 12) | (0x3ff << 52))
+                * (((bits >> 3) % 600) as f64 - 300.0).exp2();
+            assert_eq!(
+                two_product(a, b, Products::Split),
+                two_product(a, b, Products::Fused),
+                "{a:e} · {b:e}"
+            );
+        }
     }
 
     #[test]
     fn dot2_survives_cancellation_that_plain_sums_lose() {
         // x·x - y·y with x = 1 + 2^-30, y = 1: exactly 2^-29 + 2^-60.
         let x = 1.0 + (-30f64).exp2();
-        let mut acc = Dot2::new();
+        let mut acc = Dot2::new(Products::Split);
         acc.add(x, x);
         acc.add(1.0, -1.0);
         assert_eq!(acc.value(), (-29f64).exp2() + (-60f64).exp2());

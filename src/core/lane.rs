@@ -4,7 +4,8 @@
 //! and applies every operation lane by lane with exactly the operation the scalar lane uses, so a
 //! batch of four returns the same bits as four single casts. The lane loops are simple enough for
 //! the compiler to turn into SIMD instructions: two lanes per SSE2 instruction on the default
-//! x86-64 target, four per AVX2 instruction inside [`with_wide_registers`]. Vectors are arrays
+//! x86-64 target, four per AVX2 instruction inside
+//! [`with_wide_registers`](super::dispatch::with_wide_registers). Vectors are arrays
 //! `[L; D]`, with the few helpers the cores need.
 
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
@@ -59,8 +60,8 @@ pub(crate) trait Lane:
     /// `(2^-e, 2^e)` for the unbiased exponent `e` of `self` (positive and finite), clamped to
     /// `[-1022, 1022]` so that both powers are normal numbers.
     fn pow2_scale(self) -> (Self, Self);
-    /// `self·b + c` with one rounding.
-    #[cfg(target_feature = "fma")]
+    /// `self·b + c` with one rounding: one instruction where the code is compiled with the `fma`
+    /// target feature, a call to the math library's `fma` elsewhere.
     fn mul_add(self, b: Self, c: Self) -> Self;
 
     /// The smaller of two values (the second where they compare equal).
@@ -130,7 +131,6 @@ impl Lane for f64 {
     fn pow2_scale(self) -> (Self, Self) {
         pow2_scale(self)
     }
-    #[cfg(target_feature = "fma")]
     #[inline(always)]
     fn mul_add(self, b: Self, c: Self) -> Self {
         num_traits::Float::mul_add(self, b, c)
@@ -281,35 +281,11 @@ impl Lane for F64x4 {
         let [a, b, c, d] = self.0.map(pow2_scale);
         (F64x4([a.0, b.0, c.0, d.0]), F64x4([a.1, b.1, c.1, d.1]))
     }
-    #[cfg(target_feature = "fma")]
     #[inline(always)]
     fn mul_add(self, b: Self, c: Self) -> Self {
         let f = |k: usize| Lane::mul_add(self.0[k], b.0[k], c.0[k]);
         F64x4([f(0), f(1), f(2), f(3)])
     }
-}
-
-/// Runs `f` compiled for the CPU's widest registers where that pays and is known to be safe:
-/// with AVX2 on an x86 CPU that has it (detected at run time, with `std`), so that a
-/// four-lane operation is one instruction instead of two; as it is elsewhere. The results are the
-/// same bits either way: the instructions differ in width, not in rounding (Rust never fuses a
-/// multiply and an add on its own).
-#[inline(always)]
-pub(crate) fn with_wide_registers<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: `avx2` only requires the CPU to support AVX2, which was just checked.
-        #[allow(unsafe_code)]
-        return unsafe { avx2(f) };
-    }
-    f()
-}
-
-/// `f`, with AVX2 enabled for it and whatever is inlined into it.
-#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-#[target_feature(enable = "avx2")]
-fn avx2<R>(f: impl FnOnce() -> R) -> R {
-    f()
 }
 
 /// Four vectors as one vector of lanes: lane `k` of component `i` is `vectors[k][i]`.

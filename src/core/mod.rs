@@ -6,6 +6,7 @@
 //! Both take the line as an origin and a unit direction in the working precision and return
 //! distances along it, so each shape only transforms its input, calls a core and rounds once.
 
+pub(crate) mod dispatch;
 pub(crate) mod exact;
 pub(crate) mod lane;
 pub(crate) mod quadratic;

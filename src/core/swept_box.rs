@@ -19,7 +19,7 @@
 
 use nalgebra::SVector;
 
-use super::exact::{Dot2, two_sum};
+use super::exact::{Dot2, Products, two_sum};
 use super::quadratic::{Offset, Shortcut, line_ball};
 use super::slab::{LineBox, line_box, without_subnormals};
 
@@ -32,7 +32,7 @@ pub(crate) fn touches<const D: usize>(
     max: &SVector<f64, D>,
     r: f64,
 ) -> bool {
-    let mut acc = Dot2::new();
+    let mut acc = Dot2::new(Products::Split);
     for i in 0..D {
         let (e, e_lo) = if o[i] < min[i] {
             two_sum(min[i], -o[i])

@@ -3,6 +3,7 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::core::exact::Products;
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
@@ -260,7 +261,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     const POINT_BOUNDED: bool = true;
 
     #[inline(always)]
-    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
+    fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
         // The slab runs along the stored direction; its distances, times the direction's length,
         // are Euclidean, and its entry point needs no length at all.
         let dir = ray.stored_dir();
@@ -304,6 +305,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         ray: &Ray<T, D>,
         radius: f64,
         with_exit: bool,
+        _: Products,
     ) -> Option<Crossing<Self::Contact>> {
         let o = widen(&ray.origin().coords);
         let n = ray.working_dir();
@@ -358,7 +360,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// ```
     #[inline(always)]
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_ray(self, ray, max_distance)
+        cast::cast_ray(self, ray, max_distance, Products::Split)
     }
 
     /// See [`Cast::cast_rays`]: the rays go through the slab core four at a time, with the same
@@ -392,7 +394,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
             max_distance,
             hits,
             #[inline(always)]
-            move |four| Self::four_entries(four, &bounds),
+            move |four, _| Self::four_entries(four, &bounds),
         );
     }
 
@@ -413,7 +415,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_sphere(self, ray, radius, max_distance)
+        cast::cast_sphere(self, ray, radius, max_distance, Products::Split)
     }
 
     /// See [`Cast::ray_span`].
@@ -430,7 +432,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>> {
-        cast::ray_span(self, ray)
+        cast::ray_span(self, ray, Products::Split)
     }
 
     /// See [`Cast::sphere_span`].
@@ -447,6 +449,6 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
-        cast::sphere_span(self, ray, radius)
+        cast::sphere_span(self, ray, radius, Products::Split)
     }
 }

@@ -3,7 +3,7 @@
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
-use crate::core::exact::{Dot2, div_pair};
+use crate::core::exact::{Dot2, Products, div_pair};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred, point_scale,
 };
@@ -260,7 +260,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let mut hi = SVector::zeros();
         let mut lo = SVector::zeros();
         for i in 0..D {
-            let mut acc = Dot2::new();
+            let mut acc = Dot2::new(Products::Split);
             for j in 0..D {
                 acc.add(q[(j, i)], rel_hi[j]);
                 acc.add(q[(j, i)], rel_lo[j]);
@@ -292,7 +292,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let mut hi = SVector::zeros();
         let mut lo = SVector::zeros();
         for i in 0..D {
-            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i]);
+            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i], Products::Split);
         }
         Offset::new(hi, lo)
     }
@@ -348,7 +348,7 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     type Entry = EllipsoidEntry<D>;
 
     #[inline]
-    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
+    fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
         let dir = ray.working_dir();
         let local_dir = self
             .in_local_axes(&dir)
@@ -456,11 +456,12 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         ray: &Ray<T, D>,
         radius: f64,
         with_exit: bool,
+        _: Products,
     ) -> Option<Crossing<Self::Contact>> {
         let local = self.in_local_frame(ray.origin());
         let n = self.in_local_axes(&ray.working_dir());
         let a = widen(&self.semi_axes);
-        let approach = closest_approach(&local, &n.into());
+        let approach = closest_approach(&local, &n.into(), Products::Split);
         let (m, (foot, foot_lo)) = (SVector::from(approach.perp), approach.foot);
         let grown = grown_box(&m, &n, &-a, &a, radius)?;
         let (container_enter, container_exit) = swept_container(&m, &n, &a, radius)?;
@@ -531,7 +532,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_ray(self, ray, max_distance)
+        cast::cast_ray(self, ray, max_distance, Products::Split)
     }
 
     /// See [`Cast::cast_sphere`].
@@ -548,7 +549,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_sphere(self, ray, radius, max_distance)
+        cast::cast_sphere(self, ray, radius, max_distance, Products::Split)
     }
 
     /// See [`Cast::ray_span`].
@@ -565,7 +566,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>> {
-        cast::ray_span(self, ray)
+        cast::ray_span(self, ray, Products::Split)
     }
 
     /// See [`Cast::sphere_span`].
@@ -582,6 +583,6 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
-        cast::sphere_span(self, ray, radius)
+        cast::sphere_span(self, ray, radius, Products::Split)
     }
 }

@@ -3,6 +3,8 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
+use crate::core::dispatch::with_fused_products;
+use crate::core::exact::Products;
 use crate::core::lane::{F64x4, Lane, M64x4, build};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, line_ball_lanes, line_ball_or, line_ball_refused, point_scale,
@@ -130,19 +132,21 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     const RADIAL_NORMAL: bool = T::EPSILON_WIDE > f64::EPSILON;
 
     /// Where the line through `ray` is within `reach` of the centre: the quadratic core, along the
-    /// ray's stored direction (which [`Shortcut::along_ray`] allows).
+    /// ray's stored direction (which [`Shortcut::along_ray`] allows), its error-free products
+    /// formed by `products`.
     #[inline(always)]
     fn crossing_within(
         &self,
         ray: &Ray<T, D>,
         reach: f64,
+        products: Products,
     ) -> Option<Crossing<(LineBall<D>, SVector<f64, D>)>> {
         let n = ray.stored_dir();
         let x = line_ball_or(
             &self.offset(ray.origin()),
             &n,
             reach,
-            self.shortcut(),
+            self.shortcut(products),
             || self.refused_crossing(ray, reach),
         )?;
         Some(Crossing {
@@ -156,12 +160,32 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// [`line_ball_refused`] for the line through `ray` and the ball of radius `reach`, out of
     /// line: nearly every line near the ball is accepted at once, and a cast that carried this
     /// code, or stored its inputs for a call, was slower for it (docs/performance.md). The
-    /// inputs are read anew from the ray and the sphere.
+    /// inputs are read anew from the ray and the sphere, and the products chosen anew, as the
+    /// caller's were ([`Sphere::with_products`]): this function is not compiled for FMA.
     #[inline(never)]
     fn refused_crossing(&self, ray: &Ray<T, D>, reach: f64) -> Option<LineBall<D>> {
-        let n = ray.stored_dir().into();
-        let (meets, x) = line_ball_refused(&self.offset(ray.origin()), &n, reach, self.shortcut());
-        meets.then_some(x)
+        Self::with_products(
+            #[inline(always)]
+            |products| {
+                let n = ray.stored_dir().into();
+                let f = self.offset(ray.origin());
+                let (meets, x) = line_ball_refused(&f, &n, reach, self.shortcut(products));
+                meets.then_some(x)
+            },
+        )
+    }
+
+    /// `query` with the [`Products`] this sphere's casts use: for `f64` results, whose plain
+    /// evaluation forms its closest approach with exact products, [`with_fused_products`]
+    /// (outside the caller's code); for narrower ones, whose plain evaluation has none, in line
+    /// with [`Products::Split`] for the rare lines [`Sphere::refused_crossing`] decides anyway.
+    #[inline(always)]
+    fn with_products<R>(query: impl FnOnce(Products) -> R) -> R {
+        if Self::RADIAL_NORMAL {
+            query(Products::Split)
+        } else {
+            with_fused_products(query)
+        }
     }
 
     /// Whether a contact on the ball of radius `reach` takes the [`radial_normal`]: where
@@ -178,8 +202,18 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     fn normal(h: &SVector<f64, D>, reach: f64) -> Option<SVector<f64, D>> {
         if Self::radial(reach) {
             Some(radial_normal(&(*h).into(), 1.0 / reach).into())
-        } else {
+        } else if Self::RADIAL_NORMAL {
+            // A point ball.
             unit(h)
+        } else {
+            // `unit` in two steps, so that its usual case is in line: the `f64` casts compiled for
+            // FMA did not inline all of it, and took 28 ns against 22 (docs/performance.md).
+            let (in_range, normal, _): (bool, [f64; D], _) = unit_in_range(&(*h).into());
+            if in_range {
+                Some(normal.into())
+            } else {
+                unit(h)
+            }
         }
     }
 
@@ -188,13 +222,19 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// `inverse_radius` is `1/r` where the single cast's normal is the [`radial_normal`]
     /// ([`Sphere::radial`]), `None` otherwise.
     #[inline(always)]
-    fn four_entries(&self, rays: &[Ray<T, D>; 4], inverse_radius: Option<f64>) -> FourEntries<D> {
+    fn four_entries(
+        &self,
+        rays: &[Ray<T, D>; 4],
+        inverse_radius: Option<f64>,
+        products: Products,
+    ) -> FourEntries<D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
         let (o, n) = stored_lanes(rays);
         let r = F64x4::splat(self.radius.to_wide());
         // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
         // batch (whose margins refuse more lines) and the far f32 one were slower.
-        let (meets, x) = line_ball_lanes(&Offset::between_lanes(&o, &c), &n, r, self.shortcut());
+        let f = Offset::between_lanes(&o, &c);
+        let (meets, x) = line_ball_lanes(&f, &n, r, self.shortcut(products));
         let h = x.entry_offset_lanes(&n);
         let (normal_found, normal) = if let Some(inverse) = inverse_radius {
             (M64x4::splat(true), radial_normal(&h, F64x4::splat(inverse)))
@@ -215,14 +255,15 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
     /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`. The
     /// offset is exact, so a far origin's line may be tried with a projected closest approach
-    /// ([`Shortcut::projecting_refused`]).
+    /// ([`Shortcut::projecting_refused`]). Its error-free products are formed by `products`.
     #[inline(always)]
-    fn shortcut(&self) -> Shortcut {
+    fn shortcut(&self, products: Products) -> Shortcut {
         let r = self.radius.to_wide();
         let centre = widen(&self.center.coords).amax();
         Shortcut::of::<T>(point_scale::<D>(centre, r, r))
             .along_ray()
             .projecting_refused()
+            .with_products(products)
     }
 }
 
@@ -257,8 +298,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     type Entry = (LineBall<D>, SVector<f64, D>);
 
     #[inline(always)]
-    fn crossing(&self, ray: &Ray<T, D>) -> Option<Crossing<Self::Entry>> {
-        self.crossing_within(ray, self.radius.to_wide())
+    fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>> {
+        self.crossing_within(ray, self.radius.to_wide(), products)
     }
 
     #[inline(always)]
@@ -277,18 +318,19 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
 
     /// A ball of radius `ρ` touches this one where its centre is within `r + ρ` of the centre:
     /// the line against the ball of the summed radius.
-    #[inline]
+    #[inline(always)]
     fn sweep(
         &self,
         ray: &Ray<T, D>,
         radius: f64,
         _with_exit: bool,
+        products: Products,
     ) -> Option<Crossing<Self::Contact>> {
-        self.crossing_within(ray, self.radius.to_wide() + radius)
+        self.crossing_within(ray, self.radius.to_wide() + radius, products)
     }
 
     /// The contact lies on the line of centres, at `r / (r + ρ)` of the way from this centre.
-    #[inline]
+    #[inline(always)]
     fn sweep_contact(
         &self,
         _ray: &Ray<T, D>,
@@ -324,7 +366,10 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// ```
     #[inline(always)]
     fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_ray(self, ray, max_distance)
+        Self::with_products(
+            #[inline(always)]
+            |products| cast::cast_ray(self, ray, max_distance, products),
+        )
     }
 
     /// See [`Cast::cast_rays`]: the rays go through the quadratic core four at a time, with the
@@ -359,7 +404,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
             max_distance,
             hits,
             #[inline(always)]
-            |four| self.four_entries(four, inverse_radius),
+            |four, products| self.four_entries(four, inverse_radius, products),
         );
     }
 
@@ -378,8 +423,12 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// assert_eq!(hit.point, Point3::new(8.0, 0.0, 0.0)); // on the target's surface
     /// # Ok::<(), raysweep::Error>(())
     /// ```
+    #[inline(always)]
     fn cast_sphere(&self, ray: &Ray<T, D>, radius: T, max_distance: T) -> Option<Hit<T, D>> {
-        cast::cast_sphere(self, ray, radius, max_distance)
+        Self::with_products(
+            #[inline(always)]
+            |products| cast::cast_sphere(self, ray, radius, max_distance, products),
+        )
     }
 
     /// See [`Cast::ray_span`].
@@ -396,7 +445,10 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn ray_span(&self, ray: &Ray<T, D>) -> Option<Span<T>> {
-        cast::ray_span(self, ray)
+        Self::with_products(
+            #[inline(always)]
+            |products| cast::ray_span(self, ray, products),
+        )
     }
 
     /// See [`Cast::sphere_span`].
@@ -413,6 +465,58 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
-        cast::sphere_span(self, ray, radius)
+        Self::with_products(
+            #[inline(always)]
+            |products| cast::sphere_span(self, ray, radius, products),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Point3, Vector3};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The split and the fused error-free products give the sphere's casts the same bits: the
+    /// choice [`with_fused_products`] makes on the CPU changes the speed only. (Fused outside code
+    /// compiled for FMA, as here, the products are the math library's `fma`.)
+    #[test]
+    fn split_and_fused_products_cast_alike() {
+        let mut rng = StdRng::seed_from_u64(0xf05e);
+        for _ in 0..4000 {
+            let radius = [0.0, 1e-9, 0.5, 1.0, 3e7][rng.random_range(0..5)];
+            let centre = Point3::from(Vector3::from_fn(|_, _| rng.random_range(-4.0..4.0)));
+            let sphere = Sphere::new(centre, radius).unwrap();
+            let far = 10f64.powi(rng.random_range(0..9)) * radius.max(1e-3);
+            let from = Vector3::from_fn(|_, _| rng.random_range(-1.0..1.0)).normalize() * far;
+            // Aimed within 1.5 radii of the centre, some rays exactly through the rim; some
+            // with a direction component far below the others.
+            let mut aim = Vector3::from_fn(|_, _| rng.random_range(-1.0..1.0)) * 1.5 * radius;
+            if rng.random_bool(0.2) {
+                aim = aim.normalize() * radius;
+            }
+            let mut dir = aim - from;
+            if rng.random_bool(0.1) {
+                dir[rng.random_range(0..3)] *= 1e-300;
+            }
+            let Ok(ray) = Ray::new(centre + from, dir) else {
+                continue;
+            };
+            let ball = [0.0, 0.25, 2.0][rng.random_range(0..3)];
+            let with = |products| {
+                (
+                    cast::cast_ray(&sphere, &ray, f64::INFINITY, products),
+                    cast::cast_sphere(&sphere, &ray, ball, f64::INFINITY, products),
+                    cast::ray_span(&sphere, &ray, products),
+                )
+            };
+            assert_eq!(
+                format!("{:?}", with(Products::Split)),
+                format!("{:?}", with(Products::Fused)),
+                "{ray:?} against {sphere:?}, ball {ball}"
+            );
+        }
     }
 }
