@@ -6,7 +6,8 @@
 //! a function compiled with the feature (the crate's only `unsafe` calls, each guarded by the
 //! detection), where the closure and what it inlines are compiled with it too. The results are
 //! the same bits either way: the instructions differ in width, and the two [`Products`] give the
-//! same exact pairs (Rust never fuses a multiply and an add on its own).
+//! same exact pairs but where they underflow, which [`Products`] describes (Rust never fuses a
+//! multiply and an add on its own).
 
 use super::exact::Products;
 

@@ -179,6 +179,9 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// evaluation forms its closest approach with exact products, [`with_fused_products`]
     /// (outside the caller's code); for narrower ones, whose plain evaluation has none, in line
     /// with [`Products::Split`] for the rare lines [`Sphere::refused_crossing`] decides anyway.
+    /// (Their batch may take [`Products::Fused`], and returns the same bits: the products of
+    /// values widened from `f32`, even scaled by the powers of two of the compensated path, have
+    /// rounding errors above `2^-700`, far from the subnormal range where the kinds differ.)
     #[inline(always)]
     fn with_products<R>(query: impl FnOnce(Products) -> R) -> R {
         if Self::RADIAL_NORMAL {
