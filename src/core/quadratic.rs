@@ -55,12 +55,13 @@ impl<const D: usize, L: Lane> Offset<D, L> {
         f
     }
 
-    /// `|f|² − r²`, as if computed in twice the working precision: its sign says exactly whether the
-    /// origin lies in the closed ball except within about `2^-100` relative of the surface.
-    #[inline]
-    pub(crate) fn power(&self, r: L) -> L {
+    /// `|f|² − r²`, as if computed in twice the working precision (its error-free products formed
+    /// by `products`): its sign says exactly whether the origin lies in the closed ball except
+    /// within about `2^-100` relative of the surface.
+    #[inline(always)]
+    pub(crate) fn power(&self, r: L, products: Products) -> L {
         let scale = Scale::of_offset(self, r);
-        power_scaled(&scale.apply(self), r * scale.down, Products::Split)
+        power_scaled(&scale.apply(self), r * scale.down, products)
     }
 }
 

@@ -119,9 +119,15 @@ pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
 /// as the slab needs: their reciprocals could overflow, and that of `−0` is `−∞`, with which
 /// [`Zeros::InQuotients`] would not leave out a NaN quotient. For a unit `n` this moves the line
 /// by less than `|t|·2^-1022` at parameter `t`.
-#[inline]
+#[inline(always)]
 pub(crate) fn without_subnormals<const D: usize>(n: &SVector<f64, D>) -> SVector<f64, D> {
-    n.map(|c| if c.abs() < f64::MIN_POSITIVE { 0.0 } else { c })
+    let mut kept = *n;
+    for c in kept.iter_mut() {
+        if c.abs() < f64::MIN_POSITIVE {
+            *c = 0.0;
+        }
+    }
+    kept
 }
 
 /// [`line_box_lanes`] for one line; `None` when it misses the box. A zero direction component is

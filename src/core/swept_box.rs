@@ -24,15 +24,17 @@ use super::quadratic::{Offset, Shortcut, line_ball};
 use super::slab::{LineBox, line_box, without_subnormals};
 
 /// Whether a ball of radius `r` centred at `o` touches the closed box: the squared distance,
-/// accumulated from exact excesses in twice the working precision, is at most `r²`.
-#[inline]
+/// accumulated from exact excesses in twice the working precision (its error-free products formed
+/// by `products`), is at most `r²`.
+#[inline(always)]
 pub(crate) fn touches<const D: usize>(
     o: &SVector<f64, D>,
     min: &SVector<f64, D>,
     max: &SVector<f64, D>,
     r: f64,
+    products: Products,
 ) -> bool {
-    let mut acc = Dot2::new(Products::Split);
+    let mut acc = Dot2::new(products);
     for i in 0..D {
         let (e, e_lo) = if o[i] < min[i] {
             two_sum(min[i], -o[i])
@@ -52,7 +54,11 @@ pub(crate) fn touches<const D: usize>(
 /// Components of `n` below `2^-1022` are taken as zero ([`without_subnormals`]): a ray's direction
 /// has none; an ellipsoid's direction in its own frame may, and there this box only bounds the
 /// search, which that moves by less than `|t|·2^-1022`.
-#[inline]
+///
+/// In line wherever it is called: out of line, its 16-byte load of a direction the caller had
+/// just stored in 8-byte pieces could not be forwarded and waited, a quarter of an `f32` box
+/// sweep's time (docs/performance.md).
+#[inline(always)]
 pub(crate) fn grown_box<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
@@ -72,14 +78,22 @@ pub(crate) fn grown_box<const D: usize>(
             s
         }
     };
-    let lo = min.map(|b| outward(b, -r));
-    let hi = max.map(|b| outward(b, r));
+    // Element by element rather than by `map`, which the compiler left out of line: its results,
+    // stored in pieces and read back whole, waited on store forwarding (docs/performance.md).
+    let (mut lo, mut hi) = (*min, *max);
+    for i in 0..D {
+        lo[i] = outward(min[i], -r);
+        hi[i] = outward(max[i], r);
+    }
     line_box(o, &without_subnormals(n), &lo, &hi)
 }
 
 /// The first parameter `t ≥ start` at which the ball of radius `r` centred at `o + t·n` touches
 /// the box, given that it does not overlap it before `start`; `None` if it never does. The
-/// quadratic core's plain evaluation is taken where `shortcut` accepts it.
+/// quadratic core's plain evaluation is taken where `shortcut` accepts it, and error-free products
+/// are formed by `shortcut.products`. In line wherever it is called, so that it is compiled for
+/// FMA where its caller is ([`Products`]).
+#[inline(always)]
 pub(crate) fn first_touch<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
@@ -143,7 +157,7 @@ pub(crate) fn first_touch<const D: usize>(
             }
         } else if dir.iter().all(|d| *d == 0.0) {
             // The centre keeps a constant distance from this face, edge or corner.
-            if offset.power(r) <= 0.0 {
+            if offset.power(r, shortcut.products) <= 0.0 {
                 return Some(t);
             }
         } else if let Some(x) = line_ball(&offset, &dir, r, shortcut) {
@@ -208,13 +222,11 @@ mod tests {
     #[test]
     fn touching_is_decided_exactly() {
         let (lo, hi) = unit_square();
-        assert!(touches(&Vector2::new(1.5, 1.0), &lo, &hi, 0.5));
-        assert!(!touches(
-            &Vector2::new(1.5f64.next_up(), 1.0),
-            &lo,
-            &hi,
-            0.5
-        ));
-        assert!(touches(&Vector2::new(1.3, 1.4), &lo, &hi, 0.5));
+        for products in [Products::Split, Products::Fused] {
+            assert!(touches(&Vector2::new(1.5, 1.0), &lo, &hi, 0.5, products));
+            let beyond = Vector2::new(1.5f64.next_up(), 1.0);
+            assert!(!touches(&beyond, &lo, &hi, 0.5, products));
+            assert!(touches(&Vector2::new(1.3, 1.4), &lo, &hi, 0.5, products));
+        }
     }
 }

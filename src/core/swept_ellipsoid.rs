@@ -26,6 +26,7 @@
 
 use nalgebra::SVector;
 
+use super::exact::Products;
 use super::quadratic::Offset;
 use crate::ray::unit_and_length;
 
@@ -43,7 +44,7 @@ pub(crate) struct Closest<const D: usize> {
 /// Whether `p` lies in the closed ellipsoid `|p / a| ≤ 1`.
 #[inline]
 pub(crate) fn contains<const D: usize>(p: &SVector<f64, D>, a: &SVector<f64, D>) -> bool {
-    Offset::from_vector(p.component_div(a)).power(1.0) <= 0.0
+    Offset::from_vector(p.component_div(a)).power(1.0, Products::Split) <= 0.0
 }
 
 /// The closest point of the ellipsoid `|x / a| ≤ 1` to `p`, which must lie outside it; the

@@ -3,6 +3,7 @@
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
+use crate::core::dispatch::with_fused_products;
 use crate::core::exact::{Dot2, Products, div_pair};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred, point_scale,
@@ -249,9 +250,10 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     }
 
     /// The point `p` in the local frame, `Qᵀ(p − c)`, in twice the working precision (`p − c`
-    /// exact, the rotation by compensated dot products).
-    #[inline]
-    fn in_local_frame(&self, p: &Point<T, D>) -> Offset<D> {
+    /// exact, the rotation by compensated dot products whose error-free products are formed by
+    /// `products`).
+    #[inline(always)]
+    fn in_local_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
         let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
         let Some(q) = &self.frame else {
             return rel;
@@ -260,7 +262,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let mut hi = SVector::zeros();
         let mut lo = SVector::zeros();
         for i in 0..D {
-            let mut acc = Dot2::new(Products::Split);
+            let mut acc = Dot2::new(products);
             for j in 0..D {
                 acc.add(q[(j, i)], rel_hi[j]);
                 acc.add(q[(j, i)], rel_lo[j]);
@@ -284,17 +286,126 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     }
 
     /// The point `p` in the frame where the ellipsoid is the unit ball, `Qᵀ(p − c) / a`, in twice
-    /// the working precision (the division with its remainder).
-    #[inline]
-    fn in_unit_frame(&self, p: &Point<T, D>) -> Offset<D> {
-        let local = self.in_local_frame(p);
+    /// the working precision (the division with its remainder), its error-free products formed by
+    /// `products`.
+    #[inline(always)]
+    fn in_unit_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
+        let local = self.in_local_frame(p, products);
         let a = widen(&self.semi_axes);
         let mut hi = SVector::zeros();
         let mut lo = SVector::zeros();
         for i in 0..D {
-            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i], Products::Split);
+            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i], products);
         }
         Offset::new(hi, lo)
+    }
+
+    /// [`LineQuery::crossing`], its error-free products formed by `products`.
+    #[inline(always)]
+    fn crossing_with(
+        &self,
+        ray: &Ray<T, D>,
+        products: Products,
+    ) -> Option<Crossing<EllipsoidEntry<D>>> {
+        let dir = ray.working_dir();
+        let local_dir = self
+            .in_local_axes(&dir)
+            .component_div(&widen(&self.semi_axes));
+        // In the unit-ball frame a contact point maps back to a world point with a coordinate of
+        // magnitude at least max(|c|∞ − a_max, a_min/√D), in units of a_max.
+        let a = widen(&self.semi_axes);
+        let (a_min, a_max) = (a.min(), a.max());
+        let centre = widen(&self.center.coords).amax();
+        let scale = point_scale::<D>(centre, a_max, a_min) / a_max;
+        let shortcut = Shortcut::rescaled::<T>(scale).with_products(products);
+        let exact = || self.in_unit_frame(ray.origin(), products);
+        let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {
+            line_ball(&exact(), &local_dir, 1.0, shortcut)
+        } else {
+            line_ball_deferred(
+                &self.in_unit_frame_rounded(ray.origin()),
+                exact,
+                &local_dir,
+                1.0,
+                shortcut,
+            )
+        }?;
+        // A world step of |dir| is a local step of |local_dir|: a parameter along local_dir is one
+        // along dir, and a local distance converts by |dir|/|local_dir|. The parameters are for
+        // the far origins the shortcut then accepts (f64); an f32 result has the guard bits for
+        // the conversion.
+        let parameters = shortcut
+            .far_by_parameter
+            .then(|| ball.parameters())
+            .flatten();
+        let (enter, exit) = match parameters {
+            Some((enter, exit)) => (enter * dir.norm(), exit * dir.norm()),
+            None => {
+                let to_world = dir.norm() / ball.dir_len;
+                (ball.near * to_world, ball.far * to_world)
+            }
+        };
+        Some(Crossing {
+            enter,
+            exit,
+            inside: ball.inside,
+            entry: EllipsoidEntry { ball, local_dir },
+        })
+    }
+
+    /// [`SweepQuery::sweep`], its error-free products formed by `products`.
+    #[inline(always)]
+    fn sweep_with(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        with_exit: bool,
+        products: Products,
+    ) -> Option<Crossing<Closest<D>>> {
+        let local = self.in_local_frame(ray.origin(), products);
+        let n = self.in_local_axes(&ray.working_dir());
+        let a = widen(&self.semi_axes);
+        let approach = closest_approach(&local, &n.into(), products);
+        let (m, (foot, foot_lo)) = (SVector::from(approach.perp), approach.foot);
+        let grown = grown_box(&m, &n, &-a, &a, radius)?;
+        let (container_enter, container_exit) = swept_container(&m, &n, &a, radius)?;
+        // Iterate to 2^-17 of the width's epsilon (2^-40 for f32), or to f64's last bits.
+        let tolerance = (T::EPSILON_WIDE / 131072.0).max(2.0 * f64::EPSILON);
+        let enter = first_touch(
+            &m,
+            &n,
+            &a,
+            radius,
+            grown.enter.max(container_enter),
+            tolerance,
+        )?;
+        let exit = if with_exit {
+            first_touch(
+                &m,
+                &-n,
+                &a,
+                radius,
+                (-grown.exit).max(-container_exit),
+                tolerance,
+            )
+            .map_or(enter.t, |x| -x.t)
+        } else {
+            enter.t
+        };
+        let world_enter = foot + (foot_lo + enter.t);
+        // A first touch ahead of the origin means the ball is clear of the ellipsoid there.
+        let inside = world_enter <= 0.0 && {
+            let o = local.hi() + local.lo();
+            contains(&o, &a)
+                || unit_and_length(&closest_outside(&o, &a, 0.0, tolerance).offset)
+                    .is_none_or(|(_, d)| d <= radius)
+        };
+        Some(Crossing {
+            enter: world_enter,
+            exit: foot + (foot_lo + exit.max(enter.t)),
+            inside,
+            entry: enter.closest,
+        })
     }
 }
 
@@ -332,7 +443,9 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {
-        self.in_unit_frame(p).power(1.0) <= 0.0
+        self.in_unit_frame(p, Products::Split)
+            .power(1.0, Products::Split)
+            <= 0.0
     }
 }
 
@@ -349,50 +462,12 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
 
     #[inline]
     fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
-        let dir = ray.working_dir();
-        let local_dir = self
-            .in_local_axes(&dir)
-            .component_div(&widen(&self.semi_axes));
-        // In the unit-ball frame a contact point maps back to a world point with a coordinate of
-        // magnitude at least max(|c|∞ − a_max, a_min/√D), in units of a_max.
-        let a = widen(&self.semi_axes);
-        let (a_min, a_max) = (a.min(), a.max());
-        let centre = widen(&self.center.coords).amax();
-        let scale = point_scale::<D>(centre, a_max, a_min) / a_max;
-        let shortcut = Shortcut::rescaled::<T>(scale);
-        let exact = || self.in_unit_frame(ray.origin());
-        let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {
-            line_ball(&exact(), &local_dir, 1.0, shortcut)
-        } else {
-            line_ball_deferred(
-                &self.in_unit_frame_rounded(ray.origin()),
-                exact,
-                &local_dir,
-                1.0,
-                shortcut,
-            )
-        }?;
-        // A world step of |dir| is a local step of |local_dir|: a parameter along local_dir is one
-        // along dir, and a local distance converts by |dir|/|local_dir|. The parameters are for
-        // the far origins the shortcut then accepts (f64); an f32 result has the guard bits for
-        // the conversion.
-        let parameters = shortcut
-            .far_by_parameter
-            .then(|| ball.parameters())
-            .flatten();
-        let (enter, exit) = match parameters {
-            Some((enter, exit)) => (enter * dir.norm(), exit * dir.norm()),
-            None => {
-                let to_world = dir.norm() / ball.dir_len;
-                (ball.near * to_world, ball.far * to_world)
-            }
-        };
-        Some(Crossing {
-            enter,
-            exit,
-            inside: ball.inside,
-            entry: EllipsoidEntry { ball, local_dir },
-        })
+        // In the FMA copy where the CPU has it, whatever the caller's code: the compensated change
+        // of frame and its products outweigh the call (docs/performance.md).
+        with_fused_products(
+            #[inline(always)]
+            |products| self.crossing_with(ray, products),
+        )
     }
 
     #[inline]
@@ -458,50 +533,11 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         with_exit: bool,
         _: Products,
     ) -> Option<Crossing<Self::Contact>> {
-        let local = self.in_local_frame(ray.origin());
-        let n = self.in_local_axes(&ray.working_dir());
-        let a = widen(&self.semi_axes);
-        let approach = closest_approach(&local, &n.into(), Products::Split);
-        let (m, (foot, foot_lo)) = (SVector::from(approach.perp), approach.foot);
-        let grown = grown_box(&m, &n, &-a, &a, radius)?;
-        let (container_enter, container_exit) = swept_container(&m, &n, &a, radius)?;
-        // Iterate to 2^-17 of the width's epsilon (2^-40 for f32), or to f64's last bits.
-        let tolerance = (T::EPSILON_WIDE / 131072.0).max(2.0 * f64::EPSILON);
-        let enter = first_touch(
-            &m,
-            &n,
-            &a,
-            radius,
-            grown.enter.max(container_enter),
-            tolerance,
-        )?;
-        let exit = if with_exit {
-            first_touch(
-                &m,
-                &-n,
-                &a,
-                radius,
-                (-grown.exit).max(-container_exit),
-                tolerance,
-            )
-            .map_or(enter.t, |x| -x.t)
-        } else {
-            enter.t
-        };
-        let world_enter = foot + (foot_lo + enter.t);
-        // A first touch ahead of the origin means the ball is clear of the ellipsoid there.
-        let inside = world_enter <= 0.0 && {
-            let o = local.hi() + local.lo();
-            contains(&o, &a)
-                || unit_and_length(&closest_outside(&o, &a, 0.0, tolerance).offset)
-                    .is_none_or(|(_, d)| d <= radius)
-        };
-        Some(Crossing {
-            enter: world_enter,
-            exit: foot + (foot_lo + exit.max(enter.t)),
-            inside,
-            entry: enter.closest,
-        })
+        // In the FMA copy where the CPU has it, as the crossing.
+        with_fused_products(
+            #[inline(always)]
+            |products| self.sweep_with(ray, radius, with_exit, products),
+        )
     }
 
     #[inline]
@@ -584,5 +620,38 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     /// ```
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
         cast::sphere_span(self, ray, radius, Products::Split)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::products_agree::{assert_products_agree, power_of_ten, uniform};
+    use nalgebra::{Point3, Rotation3};
+    use rand::Rng;
+
+    /// [`assert_products_agree`] for the ellipsoid's crossing and sweep: oriented ellipsoids (whose
+    /// change of frame is compensated), origins up to `10^8` sizes away, rays aimed within 1.5
+    /// semi-axes of the centre.
+    #[test]
+    fn split_and_fused_products_cast_alike() {
+        assert_products_agree(0xe111, 1500, |rng| {
+            let scale = power_of_ten(rng, -3..4);
+            let semi_axes = uniform(rng, 0.05, 2.0) * scale;
+            let centre = Point3::from(uniform(rng, -4.0, 4.0));
+            let rotation = Rotation3::new(uniform(rng, -1.0, 1.0) * rng.random_range(0.0..3.0));
+            let ellipsoid = Ellipsoid::oriented(centre, semi_axes, rotation).unwrap();
+            let from = uniform(rng, -1.0, 1.0).normalize() * scale * power_of_ten(rng, 0..9);
+            let aim = uniform(rng, -1.5, 1.5).component_mul(&semi_axes);
+            let ray = Ray::new(centre + from, aim - from).ok()?;
+            let radius = scale * [1e-9, 0.25, 2.0][rng.random_range(0..3)];
+            let what = format!("{ray:?} against {ellipsoid:?}, ball {radius}");
+            Some((what, move |products| {
+                (
+                    ellipsoid.crossing_with(&ray, products),
+                    ellipsoid.sweep_with(&ray, radius, true, products),
+                )
+            }))
+        });
     }
 }

@@ -2,6 +2,8 @@
 
 mod aabb;
 mod ellipsoid;
+#[cfg(test)]
+mod products_agree;
 mod sphere;
 
 pub use aabb::{Aabb, Rect};
