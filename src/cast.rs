@@ -43,7 +43,10 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     const POINT_BOUNDED: bool = false;
 
     /// Where the whole line through `ray` crosses the solid; `None` if it misses. Any error-free
-    /// products are formed by `products`, which the caller's code is compiled for.
+    /// products are formed by `products`, which the caller's code is compiled for, or by the
+    /// shape's own choice where its query outweighs a call: the ellipsoid runs its crossing in a
+    /// copy compiled for FMA ([`with_fused_products`](crate::core::dispatch::with_fused_products))
+    /// whatever the caller's code.
     fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>>;
 
     /// The entry point, and the outward unit normal there (`None` where it is undefined: a point
@@ -59,8 +62,8 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
 
     /// Where the ball's centre, moving along the whole line through `ray`, first touches the solid
     /// and, if `with_exit`, where it last does (otherwise `exit` is `enter`); `inside` when it
-    /// touches it at the origin. `None` if it never does. Any error-free products are formed by
-    /// `products`, as for [`LineQuery::crossing`].
+    /// touches it at the origin. `None` if it never does. Any error-free products are formed as
+    /// for [`LineQuery::crossing`]: the box's and the ellipsoid's sweeps choose their own.
     fn sweep(
         &self,
         ray: &Ray<T, D>,
