@@ -474,8 +474,9 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::products_agree::{assert_products_agree, power_of_ten, uniform};
-    use nalgebra::Point3;
+    use crate::shape::products_agree::{
+        assert_products_agree, away, ball, centre, power_of_ten, uniform,
+    };
     use rand::Rng;
 
     /// [`assert_products_agree`] for the box's sweep: rays aimed near its edges and corners, where
@@ -486,17 +487,17 @@ mod tests {
         assert_products_agree(0xb0c5, 4000, |rng| {
             let scale = power_of_ten(rng, -3..4);
             let half = uniform(rng, 0.1, 2.0) * scale;
-            let centre = Point3::from(uniform(rng, -4.0, 4.0));
+            let centre = centre(rng);
             let aabb = Aabb::from_center(centre, half).unwrap();
             let corner = half.map(|h| if rng.random_bool(0.5) { h } else { -h });
             let aim = corner + uniform(rng, -0.3, 0.3) * scale;
-            let from = uniform(rng, -1.0, 1.0).normalize() * scale * power_of_ten(rng, 0..7);
+            let from = away(rng, scale, 0..7);
             let mut dir = aim - from;
             if rng.random_bool(0.1) {
                 dir[rng.random_range(0..3)] *= 1e-300;
             }
             let ray = Ray::new(centre + from, dir).ok()?;
-            let radius = scale * [1e-9, 0.25, 2.0][rng.random_range(0..3)];
+            let radius = ball(rng, scale);
             let what = format!("{ray:?} against {aabb:?}, ball {radius}");
             Some((what, move |products| {
                 let sweep = |with_exit| aabb.sweep_with(&ray, radius, with_exit, products);

@@ -626,8 +626,10 @@ impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::products_agree::{assert_products_agree, power_of_ten, uniform};
-    use nalgebra::{Point3, Rotation3};
+    use crate::shape::products_agree::{
+        assert_products_agree, away, ball, centre, power_of_ten, uniform,
+    };
+    use nalgebra::Rotation3;
     use rand::Rng;
 
     /// [`assert_products_agree`] for the ellipsoid's crossing and sweep: oriented ellipsoids (whose
@@ -638,13 +640,13 @@ mod tests {
         assert_products_agree(0xe111, 1500, |rng| {
             let scale = power_of_ten(rng, -3..4);
             let semi_axes = uniform(rng, 0.05, 2.0) * scale;
-            let centre = Point3::from(uniform(rng, -4.0, 4.0));
+            let centre = centre(rng);
             let rotation = Rotation3::new(uniform(rng, -1.0, 1.0) * rng.random_range(0.0..3.0));
             let ellipsoid = Ellipsoid::oriented(centre, semi_axes, rotation).unwrap();
-            let from = uniform(rng, -1.0, 1.0).normalize() * scale * power_of_ten(rng, 0..9);
+            let from = away(rng, scale, 0..9);
             let aim = uniform(rng, -1.5, 1.5).component_mul(&semi_axes);
             let ray = Ray::new(centre + from, aim - from).ok()?;
-            let radius = scale * [1e-9, 0.25, 2.0][rng.random_range(0..3)];
+            let radius = ball(rng, scale);
             let what = format!("{ray:?} against {ellipsoid:?}, ball {radius}");
             Some((what, move |products| {
                 (

@@ -5,7 +5,7 @@
 
 use core::fmt::Debug;
 
-use nalgebra::Vector3;
+use nalgebra::{Point3, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -43,4 +43,20 @@ pub(crate) fn uniform(rng: &mut StdRng, lo: f64, hi: f64) -> Vector3<f64> {
 /// A power of ten, its exponent drawn from `exponents`.
 pub(crate) fn power_of_ten(rng: &mut StdRng, exponents: core::ops::Range<i32>) -> f64 {
     10f64.powi(rng.random_range(exponents))
+}
+
+/// A shape's centre, within 4 of the origin on each axis.
+pub(crate) fn centre(rng: &mut StdRng) -> Point3<f64> {
+    Point3::from(uniform(rng, -4.0, 4.0))
+}
+
+/// An offset in a random direction, `size` times a power of ten from `exponents` long: where a
+/// ray starts, from the shape's centre.
+pub(crate) fn away(rng: &mut StdRng, size: f64, exponents: core::ops::Range<i32>) -> Vector3<f64> {
+    uniform(rng, -1.0, 1.0).normalize() * size * power_of_ten(rng, exponents)
+}
+
+/// A moving ball's radius for a shape of `size`: a point-like one, a smaller one or a larger one.
+pub(crate) fn ball(rng: &mut StdRng, size: f64) -> f64 {
+    size * [1e-9, 0.25, 2.0][rng.random_range(0..3)]
 }

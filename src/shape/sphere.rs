@@ -478,8 +478,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::products_agree::{assert_products_agree, power_of_ten, uniform};
-    use nalgebra::Point3;
+    use crate::shape::products_agree::{assert_products_agree, away, centre, uniform};
     use rand::Rng;
 
     /// [`assert_products_agree`] for the sphere's casts, whose products [`Sphere::with_products`]
@@ -490,10 +489,9 @@ mod tests {
     fn split_and_fused_products_cast_alike() {
         assert_products_agree(0xf05e, 4000, |rng| {
             let radius = [0.0, 1e-9, 0.5, 1.0, 3e7][rng.random_range(0..5)];
-            let centre = Point3::from(uniform(rng, -4.0, 4.0));
+            let centre = centre(rng);
             let sphere = Sphere::new(centre, radius).unwrap();
-            let far = power_of_ten(rng, 0..9) * radius.max(1e-3);
-            let from = uniform(rng, -1.0, 1.0).normalize() * far;
+            let from = away(rng, radius.max(1e-3), 0..9);
             let mut aim = uniform(rng, -1.0, 1.0) * 1.5 * radius;
             if rng.random_bool(0.2) {
                 aim = aim.normalize() * radius;
