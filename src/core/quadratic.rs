@@ -676,8 +676,10 @@ pub(crate) fn line_ball_refused<L: Lane, const D: usize>(
     )
 }
 
-/// [`line_ball_lanes`] for one line; `None` when it misses the ball.
-#[inline]
+/// [`line_ball_lanes`] for one line; `None` when it misses the ball. In line wherever it is
+/// called, as everything that forms error-free products, so that a caller compiled for FMA
+/// ([`with_fused_products`](super::dispatch::with_fused_products)) has it compiled for FMA too.
+#[inline(always)]
 pub(crate) fn line_ball<const D: usize>(
     f: &Offset<D>,
     n: &SVector<f64, D>,
@@ -712,9 +714,9 @@ pub(crate) fn line_ball_or<const D: usize>(
 /// the plain evaluation reads only `rounded`, which may be off by a few ulps of `|f|` in each
 /// coordinate (the shortcut's margins leave 29 guard bits), and `exact`, which forms `f`
 /// exactly, is called only for a line the shortcut refuses, which [`line_ball_refused`] then
-/// decides. (The sphere's casts, whose offset is exact at once, keep their hot path
-/// `inline(always)`, and this one is not.)
-#[inline]
+/// decides. In line wherever it is called, as [`line_ball`] is (the ellipsoid's crossing, compiled
+/// for FMA where the CPU has it).
+#[inline(always)]
 pub(crate) fn line_ball_deferred<const D: usize>(
     rounded: &Offset<D>,
     exact: impl FnOnce() -> Offset<D>,
