@@ -1,19 +1,24 @@
-//! What the CPU offers beyond the default target, detected at run time: wider registers for the
-//! batch casts, and a fused multiply-add for the error-free products ([`Products`]).
+//! What the CPU offers beyond the default target: wider registers for the batch casts, and a
+//! fused multiply-add for the error-free products ([`Products`]).
 //!
 //! Code compiled for the default x86-64 target may use neither, and a function compiled with a
-//! target feature cannot be inlined into one without it. So each of these runs a closure inside
-//! a function compiled with the feature (the crate's only `unsafe` calls, each guarded by the
-//! detection), where the closure and what it inlines are compiled with it too. The results are
-//! the same bits either way: the instructions differ in width, and the two [`Products`] give the
-//! same exact pairs but where they underflow, which [`Products`] describes (Rust never fuses a
-//! multiply and an add on its own).
+//! target feature cannot be inlined into one without it. So on x86 each of these detects the
+//! feature at run time and runs a closure inside a function compiled with it (the crate's only
+//! `unsafe` calls, each guarded by the detection), where the closure and what it inlines are
+//! compiled with it too. On AArch64 the fused multiply-add (`fmadd`) is part of the base
+//! architecture, so [`Products::Fused`] is chosen there at compile time, in line, with no
+//! detection. The results are the same bits either way: the instructions differ in width, and the
+//! two [`Products`] give the same exact pairs but where they underflow, which [`Products`]
+//! describes (Rust never fuses a multiply and an add on its own).
 
 use super::exact::Products;
 
 /// The [`Products`] this CPU computes fastest, as [`with_fused_products`] chooses them.
 #[inline(always)]
 fn detected_products() -> Products {
+    if FUSED_IN_BASE {
+        return Products::Fused;
+    }
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
     if std::is_x86_feature_detected!("fma") {
         return Products::Fused;
@@ -21,13 +26,24 @@ fn detected_products() -> Products {
     Products::Split
 }
 
-/// Runs `f` with [`Products::Fused`], compiled for FMA, on an x86 CPU that has it (detected at
-/// run time, with `std`); with [`Products::Split`] as it is elsewhere.
+/// Whether every CPU of the target architecture has a fused multiply-add that code compiled for
+/// its base target uses: AArch64, whose floating point includes `fmadd`, so that `mul_add` is
+/// one instruction there (also through `libm`, which uses it on AArch64). x86 has FMA only as an
+/// extension, detected at run time.
+const FUSED_IN_BASE: bool = cfg!(target_arch = "aarch64");
+
+/// Runs `f` with [`Products::Fused`]: in line on AArch64 ([`FUSED_IN_BASE`]); compiled for FMA on
+/// an x86 CPU that has it (detected at run time, with `std`); with [`Products::Split`] as it is
+/// elsewhere.
 ///
-/// The call into the FMA copy is not inlined: for a single `f64` sphere cast, whose error-free
-/// products sit on its critical path, it takes 70 cycles against 88 inlined (docs/performance.md).
+/// On x86 the call into the FMA copy is not inlined: for a single `f64` sphere cast, whose
+/// error-free products sit on its critical path, it takes 70 cycles against 88 inlined
+/// (docs/performance.md).
 #[inline(always)]
 pub(crate) fn with_fused_products<R>(f: impl FnOnce(Products) -> R) -> R {
+    if FUSED_IN_BASE {
+        return f(Products::Fused);
+    }
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
     if std::is_x86_feature_detected!("fma") {
         // SAFETY: `fma` only requires the CPU to support FMA, which was just checked.
@@ -51,8 +67,9 @@ fn fma<R>(f: impl FnOnce(Products) -> R) -> R {
 ///
 /// `f` is given the [`Products`] that [`with_fused_products`] would choose on this CPU, so that a
 /// batch and the single casts it must match recover their products alike. Where only FMA is
-/// present, that is [`Products::Fused`] in code compiled without it: the math library's `fma`,
-/// correct and slower.
+/// present on x86, that is [`Products::Fused`] in code compiled without it: the math library's
+/// `fma`, correct and slower. On AArch64 the base target's 128-bit registers are what there is,
+/// and the products are fused.
 #[inline(always)]
 pub(crate) fn with_wide_registers<R>(f: impl FnOnce(Products) -> R) -> R {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]

@@ -28,12 +28,13 @@ pub(crate) fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
 /// super::dispatch::with_wide_registers)), so a batch returns the single casts' bits either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Products {
-    /// Dekker's product with Veltkamp's split: about 17 operations, for code compiled without the
-    /// `fma` target feature (the default x86-64 target). Exact for `|a|, |b| < 2^995`.
+    /// Dekker's product with Veltkamp's split: about 17 operations, for code that has no fused
+    /// multiply-add (x86 code compiled without the `fma` target feature, as the default x86-64
+    /// target is, and architectures other than AArch64). Exact for `|a|, |b| < 2^995`.
     Split,
-    /// One fused multiply-add, `a·b − p`. Where the code is compiled with the `fma` target feature
-    /// that is one instruction; elsewhere it is a call to the math library's `fma`, correct but
-    /// slow, so this is chosen only inside
+    /// One fused multiply-add, `a·b − p`. On AArch64, and in x86 code compiled with the `fma`
+    /// target feature, that is one instruction; elsewhere it is a call to the math library's
+    /// `fma`, correct but slow, so this is chosen only inside
     /// [`with_fused_products`](super::dispatch::with_fused_products) and
     /// [`with_wide_registers`](super::dispatch::with_wide_registers) on a CPU that has FMA.
     Fused,
