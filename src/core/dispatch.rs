@@ -62,8 +62,8 @@ fn fma<R>(f: impl FnOnce(Products) -> R) -> R {
 
 /// Runs `f` compiled for the CPU's widest registers where that pays and is known to be safe: with
 /// AVX2 and FMA on an x86 CPU that has both (detected at run time, with `std`; Intel's since
-/// Haswell and AMD's since Excavator have both), so that a four-lane operation is one instruction instead of two,
-/// and an error-free product one more; as it is elsewhere.
+/// Haswell and AMD's since Excavator have both), so that a four-lane operation is one
+/// instruction instead of two, and an error-free product one more; as it is elsewhere.
 ///
 /// `f` is given the [`Products`] that [`with_fused_products`] would choose on this CPU, so that a
 /// batch and the single casts it must match recover their products alike. Where only FMA is

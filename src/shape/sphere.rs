@@ -176,9 +176,10 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     }
 
     /// `query` with the [`Products`] this sphere's casts use: for `f64` results, whose plain
-    /// evaluation forms its closest approach with exact products, [`with_fused_products`]
-    /// (outside the caller's code); for narrower ones, whose plain evaluation has none, in line
-    /// with [`Products::Split`] for the rare lines [`Sphere::refused_crossing`] decides anyway.
+    /// evaluation forms its closest approach with exact products, [`with_fused_products`] (on
+    /// x86, outside the caller's code); for narrower ones, whose plain evaluation has none, in
+    /// line with [`Products::Split`] for the rare lines [`Sphere::refused_crossing`] decides
+    /// anyway.
     /// (Their batch may take [`Products::Fused`], and returns the same bits: the products of
     /// values widened from `f32`, even scaled by the powers of two of the compensated path, have
     /// rounding errors above `2^-700`, far from the subnormal range where the kinds differ.)
