@@ -13,6 +13,12 @@
 
 use super::exact::Products;
 
+/// Whether every CPU of the target architecture has a fused multiply-add that code compiled for
+/// its base target uses: AArch64, whose floating point includes `fmadd`, so that `mul_add` is
+/// one instruction there (also through `libm`, which uses it on AArch64). x86 has FMA only as an
+/// extension, detected at run time.
+const FUSED_IN_BASE: bool = cfg!(target_arch = "aarch64");
+
 /// The [`Products`] this CPU computes fastest, as [`with_fused_products`] chooses them.
 #[inline(always)]
 fn detected_products() -> Products {
@@ -26,12 +32,6 @@ fn detected_products() -> Products {
     Products::Split
 }
 
-/// Whether every CPU of the target architecture has a fused multiply-add that code compiled for
-/// its base target uses: AArch64, whose floating point includes `fmadd`, so that `mul_add` is
-/// one instruction there (also through `libm`, which uses it on AArch64). x86 has FMA only as an
-/// extension, detected at run time.
-const FUSED_IN_BASE: bool = cfg!(target_arch = "aarch64");
-
 /// Runs `f` with [`Products::Fused`]: in line on AArch64 ([`FUSED_IN_BASE`]); compiled for FMA on
 /// an x86 CPU that has it (detected at run time, with `std`); with [`Products::Split`] as it is
 /// elsewhere.
@@ -41,16 +41,15 @@ const FUSED_IN_BASE: bool = cfg!(target_arch = "aarch64");
 /// (docs/performance.md).
 #[inline(always)]
 pub(crate) fn with_fused_products<R>(f: impl FnOnce(Products) -> R) -> R {
-    if FUSED_IN_BASE {
-        return f(Products::Fused);
-    }
+    let products = detected_products();
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    if std::is_x86_feature_detected!("fma") {
-        // SAFETY: `fma` only requires the CPU to support FMA, which was just checked.
+    if products == Products::Fused {
+        // SAFETY: `fma` only requires the CPU to support FMA, which `detected_products` has just
+        // detected: on x86 it gives `Fused` only then.
         #[allow(unsafe_code)]
         return unsafe { fma(f) };
     }
-    f(Products::Split)
+    f(products)
 }
 
 /// `f` with [`Products::Fused`], with FMA enabled for it and whatever is inlined into it.
