@@ -126,31 +126,39 @@ pub(crate) fn first_touch<const D: usize>(
         let mut f_lo = SVector::<f64, D>::zeros();
         let mut dir = SVector::<f64, D>::zeros();
         let mut outside = 0;
-        let mut face = 0;
+        // The last outside axis's `f_hi`, `f_lo` and direction component: the face's when it is
+        // the only one.
+        let mut face = (0.0, 0.0, 0.0);
         for i in 0..D {
             let x = o[i] + probe * n[i];
-            let b = if x < min[i] {
+            let (below, above) = (x < min[i], x > max[i]);
+            // An axis inside its slab gets `o − o`, exactly zero with a zero error, rather than
+            // being skipped: skipped axes left the offset stored element by element and read
+            // back whole, which waited on store forwarding (docs/performance.md).
+            let b = if below {
                 min[i]
-            } else if x > max[i] {
+            } else if above {
                 max[i]
             } else {
-                continue;
+                o[i]
             };
-            outside += 1;
-            face = i;
             (f_hi[i], f_lo[i]) = two_sum(o[i], -b);
-            dir[i] = n[i];
+            if below || above {
+                outside += 1;
+                dir[i] = n[i];
+                face = (f_hi[i], f_lo[i], n[i]);
+            }
         }
         if outside == 0 {
             // The centre is in the box on this stretch, so the ball touched it by its start.
             return Some(t);
         }
         let offset = Offset::new(f_hi, f_lo);
-        if outside == 1 && n[face] != 0.0 {
+        let (face_hi, face_lo, face_n) = face;
+        if outside == 1 && face_n != 0.0 {
             // A face: |f + t·n_i| = r has the roots (−f ∓ r)/n_i, with f = f_hi + f_lo exact.
-            let (f, f_lo) = (f_hi[face], f_lo[face]);
-            let one = ((-f - r) - f_lo) / n[face];
-            let other = ((-f + r) - f_lo) / n[face];
+            let one = ((-face_hi - r) - face_lo) / face_n;
+            let other = ((-face_hi + r) - face_lo) / face_n;
             let (near, far) = (one.min(other), one.max(other));
             if far >= t && near <= next {
                 return Some(near.max(t));
