@@ -479,7 +479,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
 mod tests {
     use super::*;
     use crate::shape::products_agree::{
-        assert_products_agree, away, ball, centre, power_of_ten, uniform,
+        aimed_ray, assert_products_agree, away, ball, centre, power_of_ten, uniform,
     };
     use rand::Rng;
 
@@ -496,11 +496,7 @@ mod tests {
             let corner = half.map(|h| if rng.random_bool(0.5) { h } else { -h });
             let aim = corner + uniform(rng, -0.3, 0.3) * scale;
             let from = away(rng, scale, 0..7);
-            let mut dir = aim - from;
-            if rng.random_bool(0.1) {
-                dir[rng.random_range(0..3)] *= 1e-300;
-            }
-            let ray = Ray::new(centre + from, dir).ok()?;
+            let ray = aimed_ray(rng, centre, from, aim)?;
             let radius = ball(rng, scale);
             let what = format!("{ray:?} against {aabb:?}, ball {radius}");
             Some((what, move |products| {

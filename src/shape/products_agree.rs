@@ -9,6 +9,7 @@ use nalgebra::{Point3, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::Ray;
 use crate::core::exact::Products;
 
 /// For `count` draws of a generator seeded with `seed`, `case` builds a query (or `None` to skip
@@ -59,4 +60,19 @@ pub(crate) fn away(rng: &mut StdRng, size: f64, exponents: core::ops::Range<i32>
 /// A moving ball's radius for a shape of `size`: a point-like one, a smaller one or a larger one.
 pub(crate) fn ball(rng: &mut StdRng, size: f64) -> f64 {
     size * [1e-9, 0.25, 2.0][rng.random_range(0..3)]
+}
+
+/// A ray from `centre + from` towards `centre + aim`, one in ten with a direction component
+/// scaled far below the others (`1e-300`); `None` where [`Ray::new`] refuses the direction.
+pub(crate) fn aimed_ray(
+    rng: &mut StdRng,
+    centre: Point3<f64>,
+    from: Vector3<f64>,
+    aim: Vector3<f64>,
+) -> Option<Ray<f64, 3>> {
+    let mut dir = aim - from;
+    if rng.random_bool(0.1) {
+        dir[rng.random_range(0..3)] *= 1e-300;
+    }
+    Ray::new(centre + from, dir).ok()
 }

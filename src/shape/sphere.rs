@@ -479,7 +479,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::products_agree::{assert_products_agree, away, centre, uniform};
+    use crate::shape::products_agree::{aimed_ray, assert_products_agree, away, centre, uniform};
     use rand::Rng;
 
     /// [`assert_products_agree`] for the sphere's casts, whose products [`Sphere::with_products`]
@@ -497,11 +497,7 @@ mod tests {
             if rng.random_bool(0.2) {
                 aim = aim.normalize() * radius;
             }
-            let mut dir = aim - from;
-            if rng.random_bool(0.1) {
-                dir[rng.random_range(0..3)] *= 1e-300;
-            }
-            let ray = Ray::new(centre + from, dir).ok()?;
+            let ray = aimed_ray(rng, centre, from, aim)?;
             let ball = [0.0, 0.25, 2.0][rng.random_range(0..3)];
             let what = format!("{ray:?} against {sphere:?}, ball {ball}");
             Some((what, move |products| {
