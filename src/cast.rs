@@ -3,7 +3,7 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::dispatch::with_wide_registers;
+use crate::core::dispatch::{Registers, with_wide_registers};
 use crate::core::exact::Products;
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::hit::{Hit, Span};
@@ -209,14 +209,16 @@ pub(crate) struct FourEntries<const D: usize> {
 /// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does
 /// not answer and the last few rays one by one through [`cast_ray`], and every answer gets the
 /// edge semantics of [`cast_ray`], so the hits are the bits that single casts return. All of it
-/// runs inside [`with_wide_registers`], whose [`Products`] `four` and [`cast_ray`] are given:
-/// those a single cast of the shape must use too.
+/// runs inside [`with_wide_registers`], up to the registers `widest` (the shape's choice, by what
+/// its batch measured), whose [`Products`] `four` and [`cast_ray`] are given (those a single
+/// cast of the shape must use too), and so are the [`Registers`] the loop is compiled for.
 ///
 /// Each group of four is computed before the previous group's hits are written, so that its
 /// chain of dependent operations (the quadratic's square root and divisions, the slab's
 /// division and selects) starts while the other's hits go out: the processor's reorder window,
-/// which holds about one group of instructions, then never waits on one chain alone. Two
-/// groups' answers take more registers than there are, so some go to the stack.
+/// which holds about one group of instructions, then never waits on one chain alone. With
+/// sixteen vector registers, two groups' answers take more than there are, so some go to the
+/// stack.
 ///
 /// # Panics
 ///
@@ -227,7 +229,8 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     rays: &[Ray<T, D>],
     max_distance: T,
     hits: &mut [Option<Hit<T, D>>],
-    four: impl Fn(&[Ray<T, D>; 4], Products) -> FourEntries<D>,
+    widest: Registers,
+    four: impl Fn(&[Ray<T, D>; 4], Products, Registers) -> FourEntries<D>,
 ) where
     T: Real,
     S: LineQuery<T, D>,
@@ -240,13 +243,14 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     let (ray_fours, ray_rest) = rays.as_chunks::<4>();
     let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
     let products = with_wide_registers(
+        widest,
         #[inline(always)]
-        |products| {
+        |products, registers| {
             let mut groups = ray_fours.iter().zip(hit_fours);
             if let Some((mut rays, mut hits)) = groups.next() {
-                let mut x = four(rays, products);
+                let mut x = four(rays, products, registers);
                 for (next_rays, next_hits) in groups {
-                    let next = four(next_rays, products);
+                    let next = four(next_rays, products, registers);
                     by_four(shape, rays, max_distance, max, hits, &x, products);
                     (rays, hits, x) = (next_rays, next_hits, next);
                 }

@@ -2,8 +2,11 @@
 
 use nalgebra::{Point, SVector, Unit};
 
+use crate::core::dispatch::Registers;
 use crate::core::lane::{F64x4, Lane, build, dot, gather, scale};
 use crate::core::slab::without_subnormals;
+#[cfg(target_arch = "x86_64")]
+use crate::core::transpose::ray_lanes;
 use crate::error::{Error, check_finite};
 use crate::real::{Real, narrow, widen};
 
@@ -29,6 +32,8 @@ use crate::real::{Real, narrow, widen};
         into = "crate::serialization::RayRepr<T, D>"
     )
 )]
+// A fixed layout, which `core::transpose` reads with vector loads.
+#[repr(C)]
 pub struct Ray<T: Real, const D: usize = 3> {
     origin: Point<T, D>,
     dir: Unit<SVector<T, D>>,
@@ -209,14 +214,27 @@ fn stored<T: Real, const D: usize>(unit: &SVector<f64, D>) -> Unit<SVector<T, D>
 /// `4·D` ulps of the width and this bound (`serialization.rs`).
 pub(crate) const UNIT_TOLERANCE: f64 = 1.0 / 65536.0;
 
-/// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes.
+/// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes, for a batch
+/// loop compiled for `registers`. With AVX-512 the rays are read with vector loads
+/// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
+/// there, which are slow on AMD's Zen 4 and 5. With the other registers it keeps the scalar
+/// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md, "AVX-512
+/// for the batch").
 #[inline(always)]
 pub(crate) fn stored_lanes<T: Real, const D: usize>(
     rays: &[Ray<T, D>; 4],
+    registers: Registers,
 ) -> ([F64x4; D], [F64x4; D]) {
-    let origins = gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords)));
-    let dirs = gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref())));
-    (origins, dirs)
+    #[cfg(target_arch = "x86_64")]
+    if registers == Registers::Avx512 {
+        return ray_lanes(rays);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = registers;
+    (
+        gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords))),
+        gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref()))),
+    )
 }
 
 /// The length of a stored unit direction of width `T`, in the working precision: 1 for `f64`,

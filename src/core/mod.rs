@@ -13,3 +13,5 @@ pub(crate) mod quadratic;
 pub(crate) mod slab;
 pub(crate) mod swept_box;
 pub(crate) mod swept_ellipsoid;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod transpose;

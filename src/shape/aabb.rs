@@ -3,7 +3,7 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
-use crate::core::dispatch::with_fused_products;
+use crate::core::dispatch::{Registers, with_fused_products};
 use crate::core::exact::Products;
 use crate::core::lane::{F64x4, Lane, M64x4};
 use crate::core::quadratic::Shortcut;
@@ -229,9 +229,13 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// (the slab core on four lanes): in every lane, the bits of the single cast. `bounds` are the
     /// box's [`Aabb::bound_lanes`].
     #[inline(always)]
-    fn four_entries(rays: &[Ray<T, D>; 4], bounds: &BoundLanes<D>) -> FourEntries<D> {
+    fn four_entries(
+        rays: &[Ray<T, D>; 4],
+        bounds: &BoundLanes<D>,
+        registers: Registers,
+    ) -> FourEntries<D> {
         let (min, max) = bounds;
-        let (o, n) = stored_lanes(rays);
+        let (o, n) = stored_lanes(rays, registers);
         let (meets, x) = line_box_lanes(&o, &n, min, max, Zeros::InQuotients);
         FourEntries {
             answered: M64x4::splat(true),
@@ -415,8 +419,10 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
             rays,
             max_distance,
             hits,
+            // Up to AVX2: with AVX-512 this batch ran slower (docs/performance.md).
+            Registers::Avx2,
             #[inline(always)]
-            move |four, _| Self::four_entries(four, &bounds),
+            move |four, _, registers| Self::four_entries(four, &bounds, registers),
         );
     }
 

@@ -3,7 +3,7 @@
 use nalgebra::{Point, SVector};
 
 use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
-use crate::core::dispatch::with_fused_products;
+use crate::core::dispatch::{Registers, with_fused_products};
 use crate::core::exact::Products;
 use crate::core::lane::{F64x4, Lane, M64x4, build};
 use crate::core::quadratic::{
@@ -231,9 +231,10 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         rays: &[Ray<T, D>; 4],
         inverse_radius: Option<f64>,
         products: Products,
+        registers: Registers,
     ) -> FourEntries<D> {
         let c = widen(&self.center.coords).map(F64x4::splat).into();
-        let (o, n) = stored_lanes(rays);
+        let (o, n) = stored_lanes(rays, registers);
         let r = F64x4::splat(self.radius.to_wide());
         // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
         // batch (whose margins refuse more lines) and the far f32 one were slower.
@@ -407,8 +408,12 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
             rays,
             max_distance,
             hits,
+            // Up to AVX-512, where this batch runs faster than with AVX2 (docs/performance.md).
+            Registers::Avx512,
             #[inline(always)]
-            |four, products| self.four_entries(four, inverse_radius, products),
+            |four, products, registers| {
+                self.four_entries(four, inverse_radius, products, registers)
+            },
         );
     }
 
