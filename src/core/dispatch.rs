@@ -3,7 +3,7 @@
 //!
 //! Code compiled for the default x86-64 target may use neither, and a function compiled with a
 //! target feature cannot be inlined into one without it. So on x86 each of these detects the
-//! feature at run time and runs a closure inside a function compiled with it (the crate's only
+//! feature at run time and runs a closure inside a function compiled with it (the crate's
 //! `unsafe` calls, each guarded by the detection), where the closure and what it inlines are
 //! compiled with it too. On AArch64 the fused multiply-add (`fmadd`) is part of the base
 //! architecture, so [`Products::Fused`] is chosen there at compile time, in line, with no
