@@ -219,7 +219,7 @@ pub(crate) const UNIT_TOLERANCE: f64 = 1.0 / 65536.0;
 /// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
 /// there, which are slow on AMD's Zen 4 and 5. With the other registers it keeps the scalar
 /// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md, "AVX-512
-/// for the batch").
+/// for the sphere's batch").
 #[inline(always)]
 pub(crate) fn stored_lanes<T: Real, const D: usize>(
     rays: &[Ray<T, D>; 4],
