@@ -105,17 +105,14 @@ pub(crate) const MAX_REGISTERS: &str = "RAYSWEEP_MAX_REGISTERS";
 fn available() -> Registers {
     static AVAILABLE: std::sync::OnceLock<Registers> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        let detected = if cfg!(target_arch = "x86_64")
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx512 = cfg!(target_arch = "x86_64")
             && std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-        {
-            Registers::Avx512
-        } else if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            Registers::Avx2
-        } else {
-            Registers::Base
+            && std::is_x86_feature_detected!("avx512vl");
+        let detected = match (avx2, avx512) {
+            (true, true) => Registers::Avx512,
+            (true, false) => Registers::Avx2,
+            (false, _) => Registers::Base,
         };
         let cap = std::env::var_os(MAX_REGISTERS).and_then(|name| Registers::named(&name));
         cap.map_or(detected, |cap| detected.min(cap))
