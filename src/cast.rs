@@ -5,7 +5,7 @@ use nalgebra::{Point, SVector, Unit};
 
 use crate::core::dispatch::{Registers, with_wide_registers};
 use crate::core::exact::Products;
-use crate::core::lane::{F64x4, Lane, M64x4};
+use crate::core::lane::{F64x4, Lane, M64x4, Mask};
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, unit_and_length};
 use crate::real::{Real, narrow};
@@ -41,6 +41,11 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// Whether every entry point at a finite distance lies between bounds that are finite in the
     /// width (as a box's does), so that it is finite rounded: the batch then leaves out its test.
     const POINT_BOUNDED: bool = false;
+
+    /// Whether [`cast_rays_by_four`] writes a group of four contacts without the tests of each
+    /// lane, as a separate path: a choice by what the shape's batch measured in each width
+    /// (docs/performance.md), which leaves the hits the same.
+    const PLAIN_GROUPS: bool = false;
 
     /// Where the whole line through `ray` crosses the solid; `None` if it misses. Any error-free
     /// products are formed by `products`, which the caller's code is compiled for, or by the
@@ -212,6 +217,8 @@ pub(crate) struct FourEntries<const D: usize> {
 /// runs inside [`with_wide_registers`], up to the registers `widest` (the shape's choice, by what
 /// its batch measured), whose [`Products`] `four` and [`cast_ray`] are given (those a single
 /// cast of the shape must use too), and so are the [`Registers`] the loop is compiled for.
+/// Where [`LineQuery::PLAIN_GROUPS`], a group of four contacts is written without testing each
+/// lane for the other answers; the hits are the same either way.
 ///
 /// Each group of four is computed before the previous group's hits are written, so that its
 /// chain of dependent operations (the quadratic's square root and divisions, the slab's
@@ -307,13 +314,13 @@ fn by_four<T, const D: usize, S>(
     let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
     let keep = x.meets & (x.inside | contact);
     // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its
-    // copy's wide loads of narrower stores would stall store forwarding.
+    // copy's wide loads of narrower stores would stall store forwarding. Where
+    // [`LineQuery::PLAIN_GROUPS`], a group whose lanes are all contacts skips the tests of each
+    // lane: the compiler then keeps the narrowed lanes in registers on that path, and spills them
+    // only on the path that calls `cast_one`.
+    let plain = S::PLAIN_GROUPS && (x.answered & !x.inside).all();
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        if !x.answered.lane(k) {
-            *slot = cast_one(shape, ray, max_distance, products);
-        } else if x.inside.lane(k) {
-            *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
-        } else {
+        if plain || (x.answered.lane(k) && !x.inside.lane(k)) {
             let hit = Hit {
                 distance: distance[k],
                 point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
@@ -326,6 +333,10 @@ fn by_four<T, const D: usize, S>(
             *slot = Some(hit);
             let mut spare = None;
             *core::hint::select_unpredictable(keep.lane(k), &mut spare, slot) = None;
+        } else if !x.answered.lane(k) {
+            *slot = cast_one(shape, ray, max_distance, products);
+        } else {
+            *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
         }
     }
 }

@@ -234,7 +234,10 @@ impl Not for M64x4 {
 impl Mask for M64x4 {
     #[inline(always)]
     fn all(self) -> bool {
-        self.0 == [!0; 4]
+        // Not `==` on the arrays: compiled as a comparison of memory, it kept a mask that is the
+        // same in every group (a box's answered lanes) from being folded away.
+        let [a, b, c, d] = self.0;
+        a & b & c & d == !0
     }
 }
 

@@ -300,6 +300,10 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     /// The entry point is clamped into the box.
     const POINT_BOUNDED: bool = true;
 
+    /// In `f64` only: the `f32` batch's lanes spilled with it (docs/performance.md). (`Real` is
+    /// sealed: a `T` of size 8 is `f64`.)
+    const PLAIN_GROUPS: bool = size_of::<T>() == size_of::<f64>();
+
     #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
         // The slab runs along the stored direction; its distances, times the direction's length,

@@ -302,6 +302,10 @@ impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
 impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     type Entry = (LineBall<D>, SVector<f64, D>);
 
+    /// In both widths: without it, the batch's lanes were spilled around its single casts
+    /// (docs/performance.md).
+    const PLAIN_GROUPS: bool = true;
+
     #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>> {
         self.crossing_within(ray, self.radius.to_wide(), products)
