@@ -434,17 +434,23 @@ impl Shortcut {
 }
 
 /// The least magnitude of the largest coordinate of a point at distance between `inner` and
-/// `outer` from a centre whose largest coordinate magnitude is `centre`: `max(centre − outer,
-/// inner/√D)`, the `point_scale` of [`Shortcut::of`] for a solid between those radii.
+/// `outer` from `centre` (finite): `max(|centre|∞ − outer, inner/√D)`, the `point_scale` of
+/// [`Shortcut::of`] for a solid between those radii.
 ///
-/// `inner/√D` is formed as `inner·(1/√D)`, whose factor is a constant, so that no division is
-/// made: a loop of single casts often forms its shortcut anew for every cast, because the
-/// compiler cannot tell that storing the hits leaves the shape alone. The product is within an
-/// ulp of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
+/// A loop of single casts often forms its shortcut anew for every cast, because the compiler
+/// cannot tell that storing the hits leaves the shape alone; so this takes no division and no
+/// maximum that handles NaN:
+/// - `inner/√D` is formed as `inner·(1/√D)`, whose factor is a constant. The product is within an
+///   ulp of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
+/// - The maxima are [`Lane::max`], one `maxsd` each on x86 where `f64::max` takes five
+///   instructions for its NaN case; the operands are finite for a finite centre and radii.
+///   (The running maximum is their first operand: the other order cost the `f32` sphere batch
+///   2 % in a trial, by its register allocation; docs/performance.md.)
 #[inline(always)]
-pub(crate) fn point_scale<const D: usize>(centre: f64, outer: f64, inner: f64) -> f64 {
+pub(crate) fn point_scale<const D: usize>(centre: &SVector<f64, D>, outer: f64, inner: f64) -> f64 {
     let inverse_root = 1.0 / crate::real::sqrt(D as f64);
-    (centre - outer).max(inner * inverse_root)
+    let largest = centre.iter().fold(0.0, |m: f64, c| Lane::max(m, c.abs()));
+    Lane::max(largest - outer, inner * inverse_root)
 }
 
 /// `(|n|, 1/|n|)` from `a = |n|²`.

@@ -315,8 +315,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         // magnitude at least max(|c|∞ − a_max, a_min/√D), in units of a_max.
         let a = widen(&self.semi_axes);
         let (a_min, a_max) = (a.min(), a.max());
-        let centre = widen(&self.center.coords).amax();
-        let scale = point_scale::<D>(centre, a_max, a_min) / a_max;
+        let scale = point_scale(&widen(&self.center.coords), a_max, a_min) / a_max;
         let shortcut = Shortcut::rescaled::<T>(scale).with_products(products);
         let exact = || self.in_unit_frame(ray.origin(), products);
         let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {

@@ -264,8 +264,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     #[inline(always)]
     fn shortcut(&self, products: Products) -> Shortcut {
         let r = self.radius.to_wide();
-        let centre = widen(&self.center.coords).amax();
-        Shortcut::of::<T>(point_scale::<D>(centre, r, r))
+        Shortcut::of::<T>(point_scale(&widen(&self.center.coords), r, r))
             .along_ray()
             .projecting_refused()
             .with_products(products)
