@@ -42,6 +42,15 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// width (as a box's does), so that it is finite rounded: the batch then leaves out its test.
     const POINT_BOUNDED: bool = false;
 
+    /// Whether every entry point at a finite distance is finite rounded to the width, so that a
+    /// batch ([`cast_rays_by_four`]) leaves out its test of each point: where
+    /// [`LineQuery::POINT_BOUNDED`], and otherwise where the shape's own bound says so. Decided
+    /// once per batch; the single cast keeps its test, which then always passes.
+    #[inline(always)]
+    fn points_finite(&self) -> bool {
+        Self::POINT_BOUNDED
+    }
+
     /// Whether [`cast_rays_by_four`] writes a group of four contacts without the tests of each
     /// lane, as a separate path: a choice by what the shape's batch measured in each width
     /// (docs/performance.md), which leaves the hits the same.
@@ -253,15 +262,36 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         widest,
         #[inline(always)]
         |products, registers| {
+            // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as
+            // one and folds the test away.
+            let points_finite = shape.points_finite();
             let mut groups = ray_fours.iter().zip(hit_fours);
             if let Some((mut rays, mut hits)) = groups.next() {
                 let mut x = four(rays, products, registers);
                 for (next_rays, next_hits) in groups {
                     let next = four(next_rays, products, registers);
-                    by_four(shape, rays, max_distance, max, hits, &x, products);
+                    by_four(
+                        shape,
+                        rays,
+                        max_distance,
+                        max,
+                        hits,
+                        &x,
+                        points_finite,
+                        products,
+                    );
                     (rays, hits, x) = (next_rays, next_hits, next);
                 }
-                by_four(shape, rays, max_distance, max, hits, &x, products);
+                by_four(
+                    shape,
+                    rays,
+                    max_distance,
+                    max,
+                    hits,
+                    &x,
+                    points_finite,
+                    products,
+                );
             }
             products
         },
@@ -286,8 +316,10 @@ fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
 }
 
 /// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`);
-/// a ray the lanes did not answer is cast alone, with the batch's `products`.
+/// a ray the lanes did not answer is cast alone, with the batch's `products`. Where
+/// `points_finite` ([`LineQuery::points_finite`]), the points are not tested.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn by_four<T, const D: usize, S>(
     shape: &S,
     rays: &[Ray<T, D>; 4],
@@ -295,6 +327,7 @@ fn by_four<T, const D: usize, S>(
     max: f64,
     hits: &mut [Option<Hit<T, D>>; 4],
     x: &FourEntries<D>,
+    points_finite: bool,
     products: Products,
 ) where
     T: Real,
@@ -306,7 +339,7 @@ fn by_four<T, const D: usize, S>(
     let (distance, _) = narrow_lanes::<T>(x.enter);
     let point = x.point.map(narrow_lanes::<T>);
     let normal = x.normal.map(narrow_lanes::<T>);
-    let finite = if S::POINT_BOUNDED {
+    let finite = if points_finite {
         M64x4::splat(true)
     } else {
         point.iter().fold(M64x4::splat(true), |all, p| all & p.1)

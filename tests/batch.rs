@@ -255,3 +255,52 @@ fn a_point_ball_is_hit_through_its_centre_with_the_normal_minus_dir() {
     point_ball_hit_through_its_centre::<f32>();
     point_ball_hit_through_its_centre::<f64>();
 }
+
+/// Near the largest `f32`: the batch leaves out its test of each contact point for a sphere whose
+/// radius and centre coordinates are at most a quarter of it, and keeps the test beyond. At that
+/// bound, rays entering at the sphere's extremes hit with finite points, as single casts; beyond
+/// it, a contact point past `f32::MAX` by more than half an ulp overflows, and batch and single
+/// cast both refuse it.
+#[test]
+fn f32_sphere_points_near_the_largest_value_are_tested_where_they_can_overflow() {
+    let max = f32::MAX as f64;
+    let quarter = (max / 4.0) as f32;
+    let bounded = Sphere::new(Point::from([quarter, -quarter, quarter]), quarter).unwrap();
+    let rays: Vec<Ray<f32, 3>> = (0..3)
+        .flat_map(|axis| {
+            [1.0f32, -1.0].map(|side| {
+                let mut dir = SVector::<f32, 3>::zeros();
+                dir[axis] = -side;
+                let mut origin = bounded.center().coords;
+                origin[axis] += side * 2.0 * quarter;
+                Ray::new(Point::from(origin), dir).unwrap()
+            })
+        })
+        .collect();
+    let mut hits = vec![None; rays.len()];
+    bounded.cast_rays(&rays, f32::INFINITY, &mut hits);
+    for (ray, hit) in rays.iter().zip(&hits) {
+        assert_eq!(
+            bits(hit),
+            bits(&bounded.cast_ray(ray, f32::INFINITY)),
+            "{ray:?}"
+        );
+        let hit = hit.expect("aimed at the centre");
+        assert!(hit.point.iter().all(|c| c.is_finite()), "{ray:?}");
+    }
+
+    // Centre at `f32::MAX`, radius `10^32`: the ray from `(MAX, 1.2·10^32)` along `(1, −1)/√2`
+    // enters at `x ≈ MAX + 2.26·10^31`, beyond `MAX` by more than half its ulp (`2^103`).
+    let far = Sphere::new(Point::from([f32::MAX, 0.0, 0.0]), 1e32).unwrap();
+    let overflowing = Ray::new(
+        Point::from([f32::MAX, 1.2e32, 0.0]),
+        SVector::from([1.0, -1.0, 0.0]),
+    )
+    .unwrap();
+    let rays = [overflowing; 5];
+    // Slots holding a hit, which the batch must overwrite.
+    let mut hits = vec![hits[0]; rays.len()];
+    far.cast_rays(&rays, f32::INFINITY, &mut hits);
+    assert_eq!(far.cast_ray(&overflowing, f32::INFINITY), None);
+    assert!(hits.iter().all(Option::is_none), "{hits:?}");
+}
