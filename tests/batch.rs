@@ -263,8 +263,7 @@ fn a_point_ball_is_hit_through_its_centre_with_the_normal_minus_dir() {
 /// cast both refuse it.
 #[test]
 fn f32_sphere_points_near_the_largest_value_are_tested_where_they_can_overflow() {
-    let max = f32::MAX as f64;
-    let quarter = (max / 4.0) as f32;
+    let quarter = f32::MAX / 4.0;
     let bounded = Sphere::new(Point::from([quarter, -quarter, quarter]), quarter).unwrap();
     let rays: Vec<Ray<f32, 3>> = (0..3)
         .flat_map(|axis| {
