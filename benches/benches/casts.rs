@@ -4,7 +4,7 @@
 //!
 //! Every query runs over the same fixed, seeded set of 4096 rays, of which about half hit, and
 //! stores each cast's whole result (see `store_each`); the reported time is per cast (criterion's
-//! throughput is 4096 elements per iteration). Run with `cargo bench --bench casts`;
+//! throughput is 4096 elements per iteration). Run with `cargo bench -p raysweep-benches --bench casts`;
 //! `docs/performance.md` records a run.
 //!
 //! Timed over and over, 4096 rays are few enough for the CPU's branch predictor to learn each
@@ -22,10 +22,9 @@ use std::hint::black_box;
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use raysweep::nalgebra::{Point3, Rotation3, Unit, Vector3};
-use raysweep::{Aabb, Cast, Ellipsoid, Ray, Real, Sphere};
+use raysweep::nalgebra::{Point3, Rotation3, Unit};
+use raysweep::{Aabb, Cast, Ellipsoid, Ray, Sphere};
+use raysweep_benches::{Width, on_sphere_aimed, p3, v3};
 
 const RAYS: usize = 4096;
 /// The size of the ray set the branch predictor does not learn.
@@ -37,56 +36,6 @@ const BALL: f64 = 0.25;
 /// The radius of the small sphere seen from afar: the rays' origins are 2560 of its radii away,
 /// as for the small, distant targets of Monte Carlo transport.
 const SMALL: f64 = 1.0 / 256.0;
-
-/// `count` rays with origins on a sphere of radius 10 around the origin, each aimed at a point
-/// within `1.7·size` of the centre: about half of the rays hit a target of size `size`. The same
-/// seed for every count, so a smaller set is the start of a larger one.
-fn ray_set(count: usize, size: f64) -> Vec<([f64; 3], [f64; 3])> {
-    let mut rng = StdRng::seed_from_u64(0x5eed_cafe);
-    let unit = |rng: &mut StdRng| loop {
-        let v = [
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        ];
-        let n2: f64 = v.iter().map(|x| x * x).sum();
-        if n2 > 1e-4 && n2 <= 1.0 {
-            let n = n2.sqrt();
-            return [v[0] / n, v[1] / n, v[2] / n];
-        }
-    };
-    (0..count)
-        .map(|_| {
-            let o = unit(&mut rng).map(|x| x * 10.0);
-            let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7 * size;
-            let aim = unit(&mut rng).map(|x| x * spread);
-            (o, [aim[0] - o[0], aim[1] - o[1], aim[2] - o[2]])
-        })
-        .collect()
-}
-
-/// The width under test, with parry's types for it.
-trait Width: Real {
-    fn of(x: f64) -> Self;
-}
-impl Width for f32 {
-    fn of(x: f64) -> f32 {
-        x as f32
-    }
-}
-impl Width for f64 {
-    fn of(x: f64) -> f64 {
-        x
-    }
-}
-
-fn p3<T: Width>(v: [f64; 3]) -> Point3<T> {
-    Point3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
-}
-
-fn v3<T: Width>(v: [f64; 3]) -> Vector3<T> {
-    Vector3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
-}
 
 struct Targets<T: Width> {
     sphere: Sphere<T>,
@@ -100,10 +49,7 @@ struct Targets<T: Width> {
 }
 
 fn rays<T: Width>(count: usize, size: f64) -> Vec<Ray<T>> {
-    ray_set(count, size)
-        .into_iter()
-        .map(|(o, d)| Ray::new(p3(o), v3(d)).unwrap())
-        .collect()
+    raysweep_benches::rays(&on_sphere_aimed(count, size))
 }
 
 fn targets<T: Width>() -> Targets<T> {
@@ -289,7 +235,6 @@ parry!(parry_f64, parry3d_f64, f64, "f64");
 
 /// `cast_rays` against `cast_rays_par` on a large batch (the same 4096 rays, repeated), to see
 /// how the rayon version scales on this machine's cores.
-#[cfg(feature = "rayon")]
 fn threads(c: &mut Criterion) {
     let t = targets::<f64>();
     let rays: Vec<Ray<f64>> = t.rays.iter().cycle().take(LARGE).copied().collect();
@@ -309,9 +254,6 @@ fn threads(c: &mut Criterion) {
         g.finish();
     }
 }
-
-#[cfg(not(feature = "rayon"))]
-fn threads(_: &mut Criterion) {}
 
 fn all(c: &mut Criterion) {
     ours::<f32>(c, "f32");

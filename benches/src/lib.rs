@@ -1,0 +1,91 @@
+//! What raysweep's benchmarks share: the width under test and the seeded ray sets.
+//!
+//! The benchmarks are a crate of their own that depends on raysweep as a user's crate does, so
+//! that they measure what a user's build gets: the default release profile
+//! (`cargo bench -p raysweep-benches`), and thin LTO in one codegen unit
+//! (`cargo bench -p raysweep-benches --profile bench-lto`).
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point3, Vector3};
+use raysweep::{Ray, Real};
+
+/// The width under test: `f32` or `f64`, built from `f64` values.
+pub trait Width: Real {
+    /// `x` rounded to this width.
+    fn of(x: f64) -> Self;
+}
+
+impl Width for f32 {
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+}
+
+impl Width for f64 {
+    fn of(x: f64) -> f64 {
+        x
+    }
+}
+
+/// `v` as a point of width `T`.
+pub fn p3<T: Width>(v: [f64; 3]) -> Point3<T> {
+    Point3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
+}
+
+/// `v` as a vector of width `T`.
+pub fn v3<T: Width>(v: [f64; 3]) -> Vector3<T> {
+    Vector3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]))
+}
+
+/// A point uniform in the cube `[-half, half]³`.
+pub fn in_cube(rng: &mut StdRng, half: f64) -> [f64; 3] {
+    [(); 3].map(|()| rng.random_range(-half..half))
+}
+
+/// A unit vector uniform on the sphere (by rejection from the cube).
+pub fn unit_vector(rng: &mut StdRng) -> [f64; 3] {
+    loop {
+        let v = in_cube(rng, 1.0);
+        let n2: f64 = v.iter().map(|x| x * x).sum();
+        if n2 > 1e-4 && n2 <= 1.0 {
+            return v.map(|x| x / n2.sqrt());
+        }
+    }
+}
+
+/// `count` (origin, direction) pairs with origins on a sphere of radius 10 around the origin,
+/// each aimed at a point within `1.7·size` of the centre: about half of them hit a target of size
+/// `size` there. The same seed for every count, so a smaller set is the start of a larger one.
+pub fn on_sphere_aimed(count: usize, size: f64) -> Vec<([f64; 3], [f64; 3])> {
+    let mut rng = StdRng::seed_from_u64(0x5eed_cafe);
+    (0..count)
+        .map(|_| {
+            let o = unit_vector(&mut rng).map(|x| x * 10.0);
+            let spread = rng.random_range(0.0..1.0f64).cbrt() * 1.7 * size;
+            let aim = unit_vector(&mut rng).map(|x| x * spread);
+            (o, [aim[0] - o[0], aim[1] - o[1], aim[2] - o[2]])
+        })
+        .collect()
+}
+
+/// `count` (origin, direction) pairs with origins uniform in `[-10, 10]³`, each aimed at a point
+/// uniform in `[-2, 2]³`: the rays of the batch benchmark, as a user's crate first measured it.
+pub fn in_cube_aimed(count: usize) -> Vec<([f64; 3], [f64; 3])> {
+    let mut rng = StdRng::seed_from_u64(0x0ba7_c4e5);
+    (0..count)
+        .map(|_| {
+            let o = in_cube(&mut rng, 10.0);
+            let aim = in_cube(&mut rng, 2.0);
+            (o, [aim[0] - o[0], aim[1] - o[1], aim[2] - o[2]])
+        })
+        .collect()
+}
+
+/// Rays of width `T` from (origin, direction) pairs.
+pub fn rays<T: Width>(pairs: &[([f64; 3], [f64; 3])]) -> Vec<Ray<T>> {
+    pairs
+        .iter()
+        .map(|&(o, d)| Ray::new(p3(o), v3(d)).expect("a finite origin and a non-zero direction"))
+        .collect()
+}
