@@ -3,11 +3,11 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::dispatch::{Registers, with_wide_registers};
 use crate::core::exact::Products;
-use crate::core::lane::{F64x4, Lane, M64x4, Mask};
+use crate::core::lane::Lane;
+use crate::core::unit::unit_and_length;
 use crate::hit::{Hit, Span};
-use crate::ray::{Ray, unit_and_length};
+use crate::ray::Ray;
 use crate::real::{Real, narrow};
 
 /// Where a line crosses a solid, in the working precision.
@@ -59,7 +59,7 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// Where the whole line through `ray` crosses the solid; `None` if it misses. Any error-free
     /// products are formed by `products`, which the caller's code is compiled for, or by the
     /// shape's own choice where its query outweighs a call: the ellipsoid runs its crossing in a
-    /// copy compiled for FMA ([`with_fused_products`](crate::core::dispatch::with_fused_products))
+    /// copy compiled for FMA ([`with_fused_products`](crate::fused::with_fused_products))
     /// whatever the caller's code.
     fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>>;
 
@@ -126,7 +126,7 @@ fn first_hit<T: Real, const D: usize, E>(
 /// an entry beyond that bound, whose distance would round to infinity, is no hit, as it would be
 /// for the test.
 #[inline(always)]
-fn reach<T: Real>(max_distance: T) -> Option<f64> {
+pub(crate) fn reach<T: Real>(max_distance: T) -> Option<f64> {
     let max_distance = max_distance.to_wide();
     (max_distance >= 0.0).then_some(max_distance.min(finite_in_width::<T>()))
 }
@@ -157,7 +157,7 @@ pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
 /// cost more than a comparison: LLVM merges it with `0 ≤ enter` into a floating-point class
 /// test, which x86 without AVX-512 evaluates lane by lane in about twenty integer instructions.)
 #[inline(always)]
-fn ahead<L: Lane>(enter: L, max_distance: L) -> L::Mask {
+pub(crate) fn ahead<L: Lane>(enter: L, max_distance: L) -> L::Mask {
     L::splat(0.0).le(enter) & enter.le(max_distance)
 }
 
@@ -200,188 +200,6 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
         #[inline(always)]
         |x| shape.contact(ray, x),
     )
-}
-
-/// What a shape's line query gives for four rays at once, lane by lane: in each lane it
-/// answers, the bits that [`LineQuery::crossing`] and [`LineQuery::contact`] give for that ray.
-pub(crate) struct FourEntries<const D: usize> {
-    /// The lanes answered here; the others are cast one by one.
-    pub(crate) answered: M64x4,
-    /// Where the line meets the solid.
-    pub(crate) meets: M64x4,
-    /// Where the origin lies in the closed solid.
-    pub(crate) inside: M64x4,
-    /// The distance to the entry.
-    pub(crate) enter: F64x4,
-    /// The entry point.
-    pub(crate) point: [F64x4; D],
-    /// The outward unit normal there.
-    pub(crate) normal: [F64x4; D],
-}
-
-/// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
-/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does
-/// not answer and the last few rays one by one through [`cast_ray`], and every answer gets the
-/// edge semantics of [`cast_ray`], so the hits are the bits that single casts return. All of it
-/// runs inside [`with_wide_registers`], up to the registers `widest` (the shape's choice, by what
-/// its batch measured), whose [`Products`] `four` and [`cast_ray`] are given (those a single
-/// cast of the shape must use too), and so are the [`Registers`] the loop is compiled for.
-/// Where [`LineQuery::PLAIN_GROUPS`], a group of four contacts is written without testing each
-/// lane for the other answers; the hits are the same either way.
-///
-/// Each group of four is computed before the previous group's hits are written, so that its
-/// chain of dependent operations (the quadratic's square root and divisions, the slab's
-/// division and selects) starts while the other's hits go out: the processor's reorder window,
-/// which holds about one group of instructions, then never waits on one chain alone. With
-/// sixteen vector registers, two groups' answers take more than there are, so some go to the
-/// stack.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length.
-#[inline]
-pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
-    shape: &S,
-    rays: &[Ray<T, D>],
-    max_distance: T,
-    hits: &mut [Option<Hit<T, D>>],
-    widest: Registers,
-    four: impl Fn(&[Ray<T, D>; 4], Products, Registers) -> FourEntries<D>,
-) where
-    T: Real,
-    S: LineQuery<T, D>,
-{
-    assert_batch_lengths("cast_rays", rays.len(), hits.len());
-    let Some(max) = reach(max_distance) else {
-        hits.fill(None);
-        return;
-    };
-    let (ray_fours, ray_rest) = rays.as_chunks::<4>();
-    let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
-    let products = with_wide_registers(
-        widest,
-        #[inline(always)]
-        |products, registers| {
-            // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as
-            // one and folds the test away.
-            let points_finite = shape.points_finite();
-            let mut groups = ray_fours.iter().zip(hit_fours);
-            if let Some((mut rays, mut hits)) = groups.next() {
-                let mut x = four(rays, products, registers);
-                for (next_rays, next_hits) in groups {
-                    let next = four(next_rays, products, registers);
-                    by_four(
-                        shape,
-                        rays,
-                        max_distance,
-                        max,
-                        hits,
-                        &x,
-                        points_finite,
-                        products,
-                    );
-                    (rays, hits, x) = (next_rays, next_hits, next);
-                }
-                by_four(
-                    shape,
-                    rays,
-                    max_distance,
-                    max,
-                    hits,
-                    &x,
-                    points_finite,
-                    products,
-                );
-            }
-            products
-        },
-    );
-    for (ray, hit) in ray_rest.iter().zip(hit_rest) {
-        *hit = cast_one(shape, ray, max_distance, products);
-    }
-}
-
-/// [`cast_ray`] for a ray of a batch that the lanes leave: out of line, so that the batch loop
-/// does not carry a copy of the single cast per lane. (Compiled without the target features of
-/// [`with_wide_registers`], its [`Products::Fused`] are calls to the math library's `fma`: these
-/// rays are few.)
-#[inline(never)]
-fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
-    shape: &S,
-    ray: &Ray<T, D>,
-    max_distance: T,
-    products: Products,
-) -> Option<Hit<T, D>> {
-    cast_ray(shape, ray, max_distance, products)
-}
-
-/// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`);
-/// a ray the lanes did not answer is cast alone, with the batch's `products`. Where
-/// `points_finite` ([`LineQuery::points_finite`]), the points are not tested.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn by_four<T, const D: usize, S>(
-    shape: &S,
-    rays: &[Ray<T, D>; 4],
-    max_distance: T,
-    max: f64,
-    hits: &mut [Option<Hit<T, D>>; 4],
-    x: &FourEntries<D>,
-    points_finite: bool,
-    products: Products,
-) where
-    T: Real,
-    S: LineQuery<T, D>,
-{
-    // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
-    // is finite in the width (as `answer` decides for one ray), in one mask. A distance within
-    // reach is finite rounded ([`reach`]), so its own mask is not needed.
-    let (distance, _) = narrow_lanes::<T>(x.enter);
-    let point = x.point.map(narrow_lanes::<T>);
-    let normal = x.normal.map(narrow_lanes::<T>);
-    let finite = if points_finite {
-        M64x4::splat(true)
-    } else {
-        point.iter().fold(M64x4::splat(true), |all, p| all & p.1)
-    };
-    let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
-    let keep = x.meets & (x.inside | contact);
-    // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its
-    // copy's wide loads of narrower stores would stall store forwarding. Where
-    // [`LineQuery::PLAIN_GROUPS`], a group whose lanes are all contacts skips the tests of each
-    // lane: the compiler then keeps the narrowed lanes in registers on that path, and spills them
-    // only on the path that calls `cast_one`.
-    let plain = S::PLAIN_GROUPS && (x.answered & !x.inside).all();
-    for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        if plain || (x.answered.lane(k) && !x.inside.lane(k)) {
-            let hit = Hit {
-                distance: distance[k],
-                point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
-                normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i].0[k])),
-            };
-            // Whether a ray hits is as good as random, so a branch on it would mispredict half
-            // the time: the hit is written, then `None` goes to the slot or to a spare, whichever
-            // `select_unpredictable` picks. (The compiler may still make that a conditional
-            // store; docs/performance.md has what that costs on the benchmark.)
-            *slot = Some(hit);
-            let mut spare = None;
-            *core::hint::select_unpredictable(keep.lane(k), &mut spare, slot) = None;
-        } else if !x.answered.lane(k) {
-            *slot = cast_one(shape, ray, max_distance, products);
-        } else {
-            *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
-        }
-    }
-}
-
-/// Four lanes rounded to the width `T`, and where the rounded values are finite.
-#[inline(always)]
-fn narrow_lanes<T: Real>(v: F64x4) -> ([T; 4], M64x4) {
-    let narrow = v.0.map(T::from_wide);
-    let finite = F64x4(narrow.map(T::to_wide))
-        .abs()
-        .lt(F64x4::splat(f64::INFINITY));
-    (narrow, finite)
 }
 
 /// [`crate::Cast::ray_span`] for any shape, its error-free products formed by `products`.
@@ -464,7 +282,7 @@ fn span<T: Real, E>(x: &Crossing<E>) -> Option<Span<T>> {
 
 /// The hit of a cast that starts inside (or touching): distance 0, at the origin, normal `-dir`.
 #[inline]
-fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
+pub(crate) fn start_inside<T: Real, const D: usize>(ray: &Ray<T, D>) -> Hit<T, D> {
     Hit {
         distance: T::zero(),
         point: *ray.origin(),

@@ -29,10 +29,7 @@ pub enum Error {
     /// A component of a point, vector, bound or matrix is NaN or infinite.
     NonFinite {
         /// Which argument: `"origin"`, `"direction"`, `"center"`, `"radius"`, ...
-        #[cfg_attr(
-            feature = "serde",
-            serde(deserialize_with = "crate::serialization::argument_name")
-        )]
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "argument_name"))]
         what: ArgumentName,
         /// The component's index within the argument (0 for a scalar; `row * D + column` for a
         /// matrix).
@@ -151,4 +148,42 @@ where
         Some((index, value)) => Err(Error::NonFinite { what, index, value }),
         None => Ok(()),
     }
+}
+
+/// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
+#[cfg(feature = "serde")]
+const ARGUMENTS: [&str; 11] = [
+    "origin",
+    "direction",
+    "point a",
+    "point b",
+    "center",
+    "radius",
+    "semi_axes",
+    "rotation",
+    "min",
+    "max",
+    "half_extents",
+];
+
+/// Deserializes an argument name into the matching `&'static str`.
+#[cfg(feature = "serde")]
+fn argument_name<'de, De: serde::Deserializer<'de>>(
+    deserializer: De,
+) -> Result<&'static str, De::Error> {
+    struct Name;
+    impl serde::de::Visitor<'_> for Name {
+        type Value = &'static str;
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            write!(f, "one of {ARGUMENTS:?}")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<&'static str, E> {
+            ARGUMENTS
+                .iter()
+                .find(|name| **name == v)
+                .copied()
+                .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+        }
+    }
+    deserializer.deserialize_str(Name)
 }

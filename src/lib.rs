@@ -95,10 +95,13 @@ compile_error!("raysweep needs its `std` feature or, in `no_std` builds, its `li
 
 pub use nalgebra;
 
+mod batch;
+mod bounds;
 mod cast;
 mod compare;
 mod core;
 mod error;
+mod fused;
 mod hit;
 mod ray;
 mod real;
@@ -107,11 +110,12 @@ mod serialization;
 mod shape;
 mod traits;
 
+pub use bounds::{Aabb, Rect};
 pub use error::Error;
 pub use hit::{Hit, Span};
 pub use ray::Ray;
 pub use real::Real;
-pub use shape::{Aabb, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Rect, Sphere};
+pub use shape::{Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};
 
 /// The code of `README.md`, compiled and run as a doc test.

@@ -2,11 +2,9 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::dispatch::Registers;
-use crate::core::lane::{F64x4, Lane, build, dot, gather, scale};
+use crate::core::lane::{Lane, dot, scale};
 use crate::core::slab::without_subnormals;
-#[cfg(target_arch = "x86_64")]
-use crate::core::transpose::ray_lanes;
+use crate::core::unit::unit_and_length;
 use crate::error::{Error, check_finite};
 use crate::real::{Real, narrow, widen};
 
@@ -24,15 +22,7 @@ use crate::real::{Real, narrow, widen};
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "crate::serialization::RayRepr<T, D>",
-        into = "crate::serialization::RayRepr<T, D>"
-    )
-)]
-// A fixed layout, which `core::transpose` reads with vector loads.
+// A fixed layout, which `batch::transpose` reads with vector loads.
 #[repr(C)]
 pub struct Ray<T: Real, const D: usize = 3> {
     origin: Point<T, D>,
@@ -189,7 +179,7 @@ impl<T: Real, const D: usize> Ray<T, D> {
     }
 
     /// The stored direction in the working precision, as it is: `||n|² − 1|` is at most
-    /// [`UNIT_TOLERANCE`] (its [`length`] there is `1 + δ/2`). A caller that needs no unit
+    /// [`UNIT_TOLERANCE`](crate::core::unit::UNIT_TOLERANCE) (its [`length`] there is `1 + δ/2`). A caller that needs no unit
     /// vector (the slab, the quadratic core, which accounts for the length) so keeps the
     /// renormalisation of [`Ray::working_dir`] off its critical path.
     #[inline]
@@ -208,38 +198,9 @@ fn stored<T: Real, const D: usize>(unit: &SVector<f64, D>) -> Unit<SVector<T, D>
     Unit::new_unchecked(narrow::<T, D>(&without_subnormals(unit)).map(|c| c + T::zero()))
 }
 
-/// How far from unit a ray's stored direction may be, as `||n|² − 1|`: `2^-16`. [`Ray::new`] stores
-/// directions within `2^-23` in `f32` (each component rounded by at most `2^-24` relative, in any
-/// dimension) and a few ulps in `f64`; a deserialised direction is kept as given only within
-/// `4·D` ulps of the width and this bound (`serialization.rs`).
-pub(crate) const UNIT_TOLERANCE: f64 = 1.0 / 65536.0;
-
-/// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes, for a batch
-/// loop compiled for `registers`. With AVX-512 the rays are read with vector loads
-/// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
-/// there, which are slow on AMD's Zen 4 and 5. With the other registers it keeps the scalar
-/// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md, "AVX-512
-/// for the sphere's batch").
-#[inline(always)]
-pub(crate) fn stored_lanes<T: Real, const D: usize>(
-    rays: &[Ray<T, D>; 4],
-    registers: Registers,
-) -> ([F64x4; D], [F64x4; D]) {
-    #[cfg(target_arch = "x86_64")]
-    if registers == Registers::Avx512 {
-        return ray_lanes(rays);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = registers;
-    (
-        gather(&rays.each_ref().map(|ray| widen(&ray.origin.coords))),
-        gather(&rays.each_ref().map(|ray| widen(ray.dir.as_ref()))),
-    )
-}
-
 /// The length of a stored unit direction of width `T`, in the working precision: 1 for `f64`,
 /// as [`renormalised`] takes it; for `f32`, with `|n|² = 1 + δ` and `|δ| ≤ 2^-23` ([`Ray::new`];
-/// at most [`UNIT_TOLERANCE`]), `1 + δ/2`, which is `|n|` to `O(δ²) < 2^-46` (`2^-33` at that
+/// at most [`UNIT_TOLERANCE`](crate::core::unit::UNIT_TOLERANCE)), `1 + δ/2`, which is `|n|` to `O(δ²) < 2^-46` (`2^-33` at that
 /// bound) and the inverse of [`renormalised`]'s factor to the same.
 #[inline(always)]
 pub(crate) fn length<T: Real, L: Lane, const D: usize>(n: &[L; D]) -> L {
@@ -252,7 +213,7 @@ pub(crate) fn length<T: Real, L: Lane, const D: usize>(n: &[L; D]) -> L {
 
 /// A stored unit direction of width `T`, in the working precision: as it is for `f64`; for `f32`,
 /// whose unit vectors are unit only to within `2^-24`, after one Newton step towards `1/|n|`:
-/// `|n|² = 1 + δ` with `|δ| ≤ 2^-23` (at most [`UNIT_TOLERANCE`]), so `n(3 − |n|²)/2` is unit to
+/// `|n|² = 1 + δ` with `|δ| ≤ 2^-23` (at most [`UNIT_TOLERANCE`](crate::core::unit::UNIT_TOLERANCE)), so `n(3 − |n|²)/2` is unit to
 /// `O(δ²) < 2^-44` (`2^-31` at that bound), with no square root or division.
 #[inline(always)]
 fn renormalised<T: Real, L: Lane, const D: usize>(n: [L; D]) -> [L; D] {
@@ -261,36 +222,4 @@ fn renormalised<T: Real, L: Lane, const D: usize>(n: [L; D]) -> [L; D] {
     } else {
         n
     }
-}
-
-/// `v / |v|` and `|v|` in each lane, and the lanes where `|v|²` is comfortably inside the normal
-/// range, so that this plain evaluation is the one [`unit_and_length`] returns.
-#[inline(always)]
-pub(crate) fn unit_in_range<L: Lane, const D: usize>(v: &[L; D]) -> (L::Mask, [L; D], L) {
-    let squared = dot(v, v);
-    let norm = squared.sqrt();
-    let in_range = L::splat(1e-290).le(squared) & squared.le(L::splat(1e290));
-    (in_range, build(|i| v[i] / norm), norm)
-}
-
-/// `v / |v|` and `|v|`, without overflow or underflow; `None` if `v` is zero or not finite.
-///
-/// Each component is divided by the rounded length (so `(3, 4)` gives exactly `(0.6, 0.8)`).
-/// Where `|v|²` is comfortably inside the normal range (the usual case) the length takes one
-/// square root; otherwise `v` is first scaled by its largest component.
-#[inline]
-pub(crate) fn unit_and_length<const D: usize>(
-    v: &SVector<f64, D>,
-) -> Option<(SVector<f64, D>, f64)> {
-    let (in_range, unit, norm) = unit_in_range(&(*v).into());
-    if in_range {
-        return Some((unit.into(), norm));
-    }
-    let m = v.amax();
-    if !(m > 0.0) || !m.is_finite() {
-        return None;
-    }
-    let scaled = v / m;
-    let norm = scaled.norm();
-    Some((scaled / norm, norm * m))
 }

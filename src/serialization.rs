@@ -1,18 +1,19 @@
 //! serde support (feature `serde`): the shapes and rays travel as their constructor arguments and
 //! come back through the constructors, so a deserialized value satisfies the same invariants as a
-//! constructed one and bad input is an [`Error`].
+//! constructed one and bad input is an [`Error`]. (`Hit`, `Span` and `Error` derive theirs.)
 
 use nalgebra::{Point, Rotation, SVector, Unit};
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::core::unit::UNIT_TOLERANCE;
 use crate::error::{Error, check_finite};
-use crate::ray::UNIT_TOLERANCE;
 use crate::real::{Real, widen};
 use crate::{Aabb, Ellipsoid, Ray, Sphere};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Ray")]
-pub(crate) struct RayRepr<T: Real, const D: usize> {
+struct RayRepr<T: Real, const D: usize> {
     origin: Point<T, D>,
     dir: SVector<T, D>,
 }
@@ -50,7 +51,7 @@ impl<T: Real, const D: usize> TryFrom<RayRepr<T, D>> for Ray<T, D> {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Sphere")]
-pub(crate) struct SphereRepr<T: Real, const D: usize> {
+struct SphereRepr<T: Real, const D: usize> {
     center: Point<T, D>,
     radius: T,
 }
@@ -73,7 +74,7 @@ impl<T: Real, const D: usize> TryFrom<SphereRepr<T, D>> for Sphere<T, D> {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Ellipsoid")]
-pub(crate) struct EllipsoidRepr<T: Real, const D: usize> {
+struct EllipsoidRepr<T: Real, const D: usize> {
     center: Point<T, D>,
     semi_axes: SVector<T, D>,
     rotation: Option<Rotation<T, D>>,
@@ -101,7 +102,7 @@ impl<T: Real, const D: usize> TryFrom<EllipsoidRepr<T, D>> for Ellipsoid<T, D> {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Aabb")]
-pub(crate) struct AabbRepr<T: Real, const D: usize> {
+struct AabbRepr<T: Real, const D: usize> {
     min: Point<T, D>,
     max: Point<T, D>,
 }
@@ -122,38 +123,22 @@ impl<T: Real, const D: usize> TryFrom<AabbRepr<T, D>> for Aabb<T, D> {
     }
 }
 
-/// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
-const ARGUMENTS: [&str; 11] = [
-    "origin",
-    "direction",
-    "point a",
-    "point b",
-    "center",
-    "radius",
-    "semi_axes",
-    "rotation",
-    "min",
-    "max",
-    "half_extents",
-];
+/// `Serialize` and `Deserialize` for `$ty` through `$repr`: serialized as `$repr::from(value)`,
+/// deserialized through `$ty::try_from($repr)`, whose [`Error`] becomes the deserializer's.
+macro_rules! through_repr {
+    ($($ty:ident $repr:ident),*) => {$(
+        impl<T: Real + Serialize, const D: usize> Serialize for $ty<T, D> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                $repr::from(*self).serialize(serializer)
+            }
+        }
 
-/// Deserializes an argument name into the matching `&'static str`.
-pub(crate) fn argument_name<'de, De: serde::Deserializer<'de>>(
-    deserializer: De,
-) -> Result<&'static str, De::Error> {
-    struct Name;
-    impl serde::de::Visitor<'_> for Name {
-        type Value = &'static str;
-        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            write!(f, "one of {ARGUMENTS:?}")
+        impl<'de, T: Real + Deserialize<'de>, const D: usize> Deserialize<'de> for $ty<T, D> {
+            fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+                $ty::try_from($repr::deserialize(deserializer)?).map_err(De::Error::custom)
+            }
         }
-        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<&'static str, E> {
-            ARGUMENTS
-                .iter()
-                .find(|name| **name == v)
-                .copied()
-                .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(v), &self))
-        }
-    }
-    deserializer.deserialize_str(Name)
+    )*};
 }
+
+through_repr!(Ray RayRepr, Sphere SphereRepr, Ellipsoid EllipsoidRepr, Aabb AabbRepr);

@@ -2,10 +2,10 @@
 
 use nalgebra::Point;
 
+use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
-use crate::shape::Aabb;
 
 /// A closed solid in `D` dimensions.
 ///

@@ -468,7 +468,7 @@ fn length_and_inverse<L: Lane>(a: L, unit: bool) -> (L, L) {
     if unit {
         let delta = a - one;
         debug_assert!(
-            delta.abs().le(L::splat(crate::ray::UNIT_TOLERANCE)).all(),
+            delta.abs().le(L::splat(super::unit::UNIT_TOLERANCE)).all(),
             "not a unit direction"
         );
         let half = L::splat(0.5) * delta;
@@ -684,7 +684,7 @@ pub(crate) fn line_ball_refused<L: Lane, const D: usize>(
 
 /// [`line_ball_lanes`] for one line; `None` when it misses the ball. In line wherever it is
 /// called, as everything that forms error-free products, so that a caller compiled for FMA
-/// ([`with_fused_products`](super::dispatch::with_fused_products)) has it compiled for FMA too.
+/// ([`with_fused_products`](crate::fused::with_fused_products)) has it compiled for FMA too.
 #[inline(always)]
 pub(crate) fn line_ball<const D: usize>(
     f: &Offset<D>,

@@ -28,7 +28,7 @@ use nalgebra::SVector;
 
 use super::exact::Products;
 use super::quadratic::Offset;
-use crate::ray::unit_and_length;
+use super::unit::unit_and_length;
 
 /// The closest point of the ellipsoid to a point outside it.
 #[derive(Clone, Copy, Debug)]

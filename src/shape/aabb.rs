@@ -1,212 +1,23 @@
-//! Axis-aligned boxes and rectangles.
+//! Axis-aligned boxes and rectangles as solids: their casts, through the slab core (the box
+//! itself, its constructors and accessors, is in `crate::bounds`).
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
-use crate::core::dispatch::{Registers, with_fused_products};
+use crate::batch::dispatch::Registers;
+use crate::batch::lanes::{F64x4, M64x4};
+use crate::batch::{FourEntries, cast_rays_by_four, stored_lanes};
+use crate::bounds::Aabb;
+use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::Products;
-use crate::core::lane::{F64x4, Lane, M64x4};
+use crate::core::lane::Lane;
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
 use crate::core::swept_box::{first_touch, grown_box, touches};
-use crate::error::{Error, check_finite};
+use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::ray::{Ray, length, stored_lanes};
+use crate::ray::{Ray, length};
 use crate::real::{Real, widen};
-use crate::shape::box_around;
 use crate::traits::{Cast, Shape};
-
-/// A closed axis-aligned box: the points `x` with `min ≤ x ≤ max` on every axis. Flat boxes
-/// (`min == max` on some axes) are allowed.
-///
-/// Ray casts use the slab core (`src/core`): exact for rays parallel to an axis, including
-/// rays along a face or starting on a face plane.
-///
-/// # Example
-///
-/// ```
-/// use raysweep::{Aabb, Cast, Ray};
-/// use raysweep::nalgebra::{Point3, Vector3};
-///
-/// let b = Aabb::new(Point3::new(-1.0f32, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0))?;
-/// // Along the top face: the box is closed, so this hits.
-/// let ray = Ray::new(Point3::new(-5.0, 1.0, 0.0), Vector3::x())?;
-/// assert_eq!(b.cast_ray(&ray, 10.0).unwrap().distance, 4.0);
-/// # Ok::<(), raysweep::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "crate::serialization::AabbRepr<T, D>",
-        into = "crate::serialization::AabbRepr<T, D>"
-    )
-)]
-pub struct Aabb<T: Real, const D: usize = 3> {
-    min: Point<T, D>,
-    max: Point<T, D>,
-}
-
-/// A closed axis-aligned rectangle in the plane.
-///
-/// # Example
-///
-/// ```
-/// use raysweep::{Rect, Shape};
-/// use raysweep::nalgebra::Point2;
-///
-/// let r: Rect<f64> = Rect::new(Point2::new(0.0, 0.0), Point2::new(2.0, 1.0))?;
-/// assert!(r.contains(&Point2::new(2.0, 1.0)));
-/// # Ok::<(), raysweep::Error>(())
-/// ```
-pub type Rect<T> = Aabb<T, 2>;
-
-impl<T: Real, const D: usize> Aabb<T, D> {
-    /// The box with corners `min` and `max`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NonFinite`] for a NaN or infinite bound; [`Error::InvertedBounds`] where
-    /// `min > max` on an axis.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::{Aabb, Error};
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// assert!(Aabb::new(Point2::new(0.0, 1.0), Point2::new(0.0, 2.0)).is_ok()); // flat
-    /// assert_eq!(
-    ///     Aabb::new(Point2::new(0.0, 3.0), Point2::new(1.0, 2.0)),
-    ///     Err(Error::InvertedBounds { axis: 1, min: 3.0, max: 2.0 })
-    /// );
-    /// ```
-    pub fn new(min: Point<T, D>, max: Point<T, D>) -> Result<Self, Error> {
-        check_finite("min", min.iter().map(|v| v.to_wide()))?;
-        check_finite("max", max.iter().map(|v| v.to_wide()))?;
-        for axis in 0..D {
-            if min[axis] > max[axis] {
-                return Err(Error::InvertedBounds {
-                    axis,
-                    min: min[axis].to_wide(),
-                    max: max[axis].to_wide(),
-                });
-            }
-        }
-        Ok(Aabb { min, max })
-    }
-
-    /// The smallest box of this width that holds every point within `half_extents[i]` of
-    /// `center` along each axis `i` (the bounds `center ∓ half_extents` are rounded outward).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NonFinite`] for a NaN or infinite input, or for a bound that overflows;
-    /// [`Error::NegativeHalfExtent`] for a half extent below zero.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Aabb;
-    /// use raysweep::nalgebra::{Point2, Vector2};
-    ///
-    /// let b = Aabb::from_center(Point2::new(1.0, 1.0), Vector2::new(2.0, 0.5))?;
-    /// assert_eq!((*b.min(), *b.max()), (Point2::new(-1.0, 0.5), Point2::new(3.0, 1.5)));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    pub fn from_center(center: Point<T, D>, half_extents: SVector<T, D>) -> Result<Self, Error> {
-        check_finite("center", center.iter().map(|v| v.to_wide()))?;
-        check_finite("half_extents", half_extents.iter().map(|v| v.to_wide()))?;
-        if let Some((axis, value)) = half_extents
-            .iter()
-            .enumerate()
-            .find(|(_, h)| **h < T::zero())
-        {
-            return Err(Error::NegativeHalfExtent {
-                axis,
-                value: value.to_wide(),
-            });
-        }
-        box_around(&widen(&center.coords), &widen(&half_extents))
-    }
-
-    /// The box with the given bounds, known finite and ordered.
-    pub(super) fn from_ordered_bounds(min: Point<T, D>, max: Point<T, D>) -> Self {
-        Aabb { min, max }
-    }
-
-    /// The lower corner.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Aabb;
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
-    /// assert_eq!(*b.min(), Point2::new(0.0, 1.0));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[inline]
-    #[must_use]
-    pub fn min(&self) -> &Point<T, D> {
-        &self.min
-    }
-
-    /// The upper corner.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Aabb;
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
-    /// assert_eq!(*b.max(), Point2::new(2.0, 3.0));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[inline]
-    #[must_use]
-    pub fn max(&self) -> &Point<T, D> {
-        &self.max
-    }
-
-    /// The centre, `(min + max) / 2`, rounded to the nearest value of the width.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Aabb;
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
-    /// assert_eq!(b.center(), Point2::new(1.0, 2.0));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[must_use]
-    pub fn center(&self) -> Point<T, D> {
-        let c = (widen(&self.min.coords) + widen(&self.max.coords)) * 0.5;
-        Point::from(c.map(T::from_wide))
-    }
-
-    /// The half extents, `(max − min) / 2`, rounded to the nearest value of the width.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Aabb;
-    /// use raysweep::nalgebra::{Point2, Vector2};
-    ///
-    /// let b = Aabb::new(Point2::new(0.0, 1.0), Point2::new(2.0, 3.0))?;
-    /// assert_eq!(b.half_extents(), Vector2::new(1.0, 1.0));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[must_use]
-    pub fn half_extents(&self) -> SVector<T, D> {
-        ((widen(&self.max.coords) - widen(&self.min.coords)) * 0.5).map(T::from_wide)
-    }
-}
 
 impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
     fn aabb(&self) -> Aabb<T, D> {
@@ -214,7 +25,7 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
     }
 
     fn contains(&self, p: &Point<T, D>) -> bool {
-        (0..D).all(|i| p[i] >= self.min[i] && p[i] <= self.max[i])
+        (0..D).all(|i| p[i] >= self.min()[i] && p[i] <= self.max()[i])
     }
 }
 
@@ -222,7 +33,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// The bounds in the working precision, the same in every lane.
     fn bound_lanes(&self) -> BoundLanes<D> {
         let splat = |p: &Point<T, D>| widen(&p.coords).map(F64x4::splat).into();
-        (splat(&self.min), splat(&self.max))
+        (splat(self.min()), splat(self.max()))
     }
 
     /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
@@ -258,7 +69,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     ) -> Option<Crossing<SVector<f64, D>>> {
         let o = widen(&ray.origin().coords);
         let n = ray.working_dir();
-        let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
+        let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
         // The grown box reads the origin from the ray, not from `o`: the compiler copies `o` to
         // the stack in a 16- and an 8-byte piece, and the slab's 16-byte load of its last two
         // coordinates, straight after, could not be forwarded from them and waited (f64 box sweep
@@ -313,8 +124,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
         let slab = line_box(
             &widen(&ray.origin().coords),
             &dir,
-            &widen(&self.min.coords),
-            &widen(&self.max.coords),
+            &widen(&self.min().coords),
+            &widen(&self.max().coords),
         )?;
         Some(Crossing {
             enter: slab.enter * len,
@@ -331,8 +142,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
             &e.slab,
             &widen(&ray.origin().coords),
             &e.dir,
-            &widen(&self.min.coords),
-            &widen(&self.max.coords),
+            &widen(&self.min().coords),
+            &widen(&self.max().coords),
         );
         // A face normal: an axis vector, already unit.
         (point, Some(entry_normal(&e.slab, &e.dir)))
@@ -368,7 +179,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         crossing: &Crossing<Self::Contact>,
     ) -> Contact<D> {
         let centre = widen(&ray.origin().coords) + crossing.entry * crossing.enter;
-        let (min, max) = (widen(&self.min.coords), widen(&self.max.coords));
+        let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
         let point = SVector::from_fn(|i, _| centre[i].clamp(min[i], max[i]));
         (point, unit(&(centre - point)))
     }
@@ -418,7 +229,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
         // Widened once, and moved into the closure, where no store to `hits` can alias them.
         let bounds = self.bound_lanes();
-        cast::cast_rays_by_four(
+        cast_rays_by_four(
             self,
             rays,
             max_distance,

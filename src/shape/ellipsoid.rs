@@ -2,19 +2,20 @@
 
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
+use crate::bounds::{Aabb, bounding_box};
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
-use crate::core::dispatch::with_fused_products;
 use crate::core::exact::{Dot2, Products, div_pair};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred, point_scale,
 };
 use crate::core::swept_box::grown_box;
 use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
+use crate::core::unit::unit_and_length;
 use crate::error::{Error, check_finite};
+use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::ray::{Ray, unit_and_length};
+use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
-use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
 
 /// How far from orthonormal a rotation matrix may be, in units of the width's epsilon: the
@@ -52,14 +53,6 @@ pub const ORTHONORMAL_TOLERANCE: f64 = 16.0;
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "crate::serialization::EllipsoidRepr<T, D>",
-        into = "crate::serialization::EllipsoidRepr<T, D>"
-    )
-)]
 pub struct Ellipsoid<T: Real, const D: usize = 3> {
     center: Point<T, D>,
     semi_axes: SVector<T, D>,

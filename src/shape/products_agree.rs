@@ -1,5 +1,5 @@
 //! Test support: a shape's queries give the same bits with either kind of error-free products,
-//! so that the choice [`with_fused_products`](crate::core::dispatch::with_fused_products) makes on
+//! so that the choice [`with_fused_products`](crate::fused::with_fused_products) makes on
 //! the CPU changes the speed only. (Fused outside code compiled for FMA, as in the tests, the
 //! products are the math library's `fma`.)
 

@@ -2,18 +2,22 @@
 
 use nalgebra::{Point, SVector};
 
-use crate::cast::{self, Contact, Crossing, FourEntries, LineQuery, SweepQuery, unit};
-use crate::core::dispatch::{Registers, with_fused_products};
+use crate::batch::dispatch::Registers;
+use crate::batch::lanes::{F64x4, M64x4};
+use crate::batch::{FourEntries, cast_rays_by_four, stored_lanes};
+use crate::bounds::{Aabb, bounding_box};
+use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::Products;
-use crate::core::lane::{F64x4, Lane, M64x4, build};
+use crate::core::lane::{Lane, build};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, line_ball_lanes, line_ball_or, line_ball_refused, point_scale,
 };
+use crate::core::unit::unit_in_range;
 use crate::error::{Error, check_finite};
+use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::ray::{Ray, stored_lanes, unit_in_range};
+use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::shape::{Aabb, bounding_box};
 use crate::traits::{Cast, Shape};
 
 /// A closed ball: every point within `radius` of `center`.
@@ -32,14 +36,6 @@ use crate::traits::{Cast, Shape};
 /// # Ok::<(), raysweep::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "crate::serialization::SphereRepr<T, D>",
-        into = "crate::serialization::SphereRepr<T, D>"
-    )
-)]
 pub struct Sphere<T: Real, const D: usize = 3> {
     center: Point<T, D>,
     radius: T,
@@ -420,7 +416,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
         // `1/r` too, which was a division in every group.
         let r = self.radius.to_wide();
         let inverse_radius = Self::radial(r).then(|| 1.0 / r);
-        cast::cast_rays_by_four(
+        cast_rays_by_four(
             self,
             rays,
             max_distance,

@@ -1,5 +1,5 @@
 //! Four rays as lanes on x86-64, read with vector loads and transposed with shuffles, for the
-//! batches compiled for AVX-512 ([`stored_lanes`](crate::ray::stored_lanes)).
+//! batches compiled for AVX-512 ([`stored_lanes`](super::stored_lanes)).
 //!
 //! Built from scalar loads (lane `k` of component `i` is `rays[k].origin[i]`), the lanes are
 //! what the compiler's vectoriser turns into gather instructions where AVX-512 is enabled:
@@ -24,7 +24,7 @@ use core::arch::x86_64::{
 };
 use core::mem::size_of;
 
-use super::lane::F64x4;
+use super::lanes::F64x4;
 use crate::ray::Ray;
 use crate::real::Real;
 
