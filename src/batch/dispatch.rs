@@ -8,6 +8,9 @@
 //! too. The results are the same bits in every tier: the instructions differ in width, not in
 //! rounding.
 
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use super::avx::Avx4;
+use super::lanes::{F64x4, Four};
 use crate::core::exact::Products;
 use crate::fused::detected_products;
 
@@ -71,53 +74,70 @@ fn available() -> Registers {
     })
 }
 
-/// Runs `f` compiled for the widest [`Registers`] up to `widest` that the CPU has and
-/// [`MAX_REGISTERS`] allows, and tells it which: with AVX-512F and VL, AVX2 and FMA on an
-/// x86-64 CPU that has them all (Intel's server CPUs since Skylake-SP, AMD's since Zen 4); with
-/// AVX2 and FMA on an x86 CPU that has both (Intel's since Haswell, AMD's since Excavator); as
-/// it is elsewhere (detected at run time, with `std`). A shape chooses `widest` by what its
+/// A batch's work, generic over the [`Four`] lanes it runs on, so that [`with_wide_registers`]
+/// can run it in the lanes that go with the registers it chooses.
+pub(crate) trait Job {
+    /// What the work returns.
+    type Output;
+
+    /// Does the work in lanes `V`, with `products` (those a single cast on this CPU uses), in
+    /// code compiled for `registers`.
+    fn run<V: Four>(self, products: Products, registers: Registers) -> Self::Output;
+}
+
+/// The lanes of the batches compiled for AVX2 or AVX-512: one AVX register ([`Avx4`]) on
+/// x86-64; the portable [`F64x4`] on 32-bit x86, which the compiler vectorises there.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+type WideLanes = Avx4;
+#[cfg(all(feature = "std", target_arch = "x86"))]
+type WideLanes = F64x4;
+
+/// Runs `job` compiled for the widest [`Registers`] up to `widest` that the CPU has and
+/// [`MAX_REGISTERS`] allows, in the lanes that go with them, and tells it which: with AVX-512F
+/// and VL, AVX2 and FMA on an x86-64 CPU that has them all (Intel's server CPUs since
+/// Skylake-SP, AMD's since Zen 4); with AVX2 and FMA on an x86 CPU that has both (Intel's since
+/// Haswell, AMD's since Excavator), in both cases on [`Avx4`] lanes (x86-64); as it is elsewhere,
+/// on [`F64x4`] lanes (detected at run time, with `std`). A shape chooses `widest` by what its
 /// batch measured (docs/performance.md).
 ///
-/// `f` is given the [`Products`] that [`with_fused_products`] would choose on this CPU, so that a
-/// batch and the single casts it must match recover their products alike. Where only FMA is
-/// present on x86, that is [`Products::Fused`] in code compiled without it: the math library's
-/// `fma`, correct and slower. On AArch64 the base target's 128-bit registers are what there is,
-/// and the products are fused.
+/// `job` is given the [`Products`] that [`with_fused_products`](crate::fused::with_fused_products)
+/// would choose on this CPU, so that a batch and the single casts it must match recover their
+/// products alike. Where only FMA is present on x86, that is [`Products::Fused`] in code compiled
+/// without it: the math library's `fma`, correct and slower. On AArch64 the base target's 128-bit
+/// registers are what there is, and the products are fused.
 #[inline(always)]
-pub(crate) fn with_wide_registers<R>(
-    widest: Registers,
-    f: impl FnOnce(Products, Registers) -> R,
-) -> R {
+pub(crate) fn with_wide_registers<J: Job>(widest: Registers, job: J) -> J::Output {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
     match available().min(widest) {
         // SAFETY: `avx512` only requires the CPU to support AVX-512F, AVX-512VL, AVX2 and FMA,
         // which `available` has detected: it gives `Avx512` only then.
         #[allow(unsafe_code)]
-        Registers::Avx512 => return unsafe { avx512(f) },
+        Registers::Avx512 => return unsafe { avx512(job) },
         // SAFETY: `avx2_fma` only requires the CPU to support AVX2 and FMA, which `available`
         // has detected: it gives `Avx2` or wider only then.
         #[allow(unsafe_code)]
-        Registers::Avx2 => return unsafe { avx2_fma(f) },
+        Registers::Avx2 => return unsafe { avx2_fma(job) },
         Registers::Base => {}
     }
     #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
     let _ = widest;
-    f(detected_products(), Registers::Base)
+    job.run::<F64x4>(detected_products(), Registers::Base)
 }
 
-/// `f` with [`Products::Fused`], with AVX2 and FMA enabled for it and whatever is inlined into it.
-#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-#[target_feature(enable = "avx2,fma")]
-fn avx2_fma<R>(f: impl FnOnce(Products, Registers) -> R) -> R {
-    f(Products::Fused, Registers::Avx2)
-}
-
-/// `f` with [`Products::Fused`], with AVX-512F and VL, AVX2 and FMA enabled for it and whatever
+/// `job` on [`WideLanes`] with [`Products::Fused`], with AVX2 and FMA enabled for it and whatever
 /// is inlined into it.
 #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+#[target_feature(enable = "avx2,fma")]
+fn avx2_fma<J: Job>(job: J) -> J::Output {
+    job.run::<WideLanes>(Products::Fused, Registers::Avx2)
+}
+
+/// `job` on [`WideLanes`] with [`Products::Fused`], with AVX-512F and VL, AVX2 and FMA enabled for
+/// it and whatever is inlined into it.
+#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
 #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-fn avx512<R>(f: impl FnOnce(Products, Registers) -> R) -> R {
-    f(Products::Fused, Registers::Avx512)
+fn avx512<J: Job>(job: J) -> J::Output {
+    job.run::<WideLanes>(Products::Fused, Registers::Avx512)
 }
 
 #[cfg(all(
@@ -139,8 +159,16 @@ mod tests {
         }
         assert_eq!(Registers::named("AVX2".as_ref()), None);
         let cap = std::env::var_os(MAX_REGISTERS).and_then(|name| Registers::named(&name));
+        /// The products and registers a job is run with.
+        struct Tier;
+        impl Job for Tier {
+            type Output = (Products, Registers);
+            fn run<V: Four>(self, products: Products, registers: Registers) -> Self::Output {
+                (products, registers)
+            }
+        }
         for widest in tiers {
-            let (products, used) = with_wide_registers(widest, |products, used| (products, used));
+            let (products, used) = with_wide_registers(widest, Tier);
             assert!(used <= widest, "{used:?} for {widest:?}");
             assert!(cap.is_none_or(|cap| used <= cap), "{used:?} under {cap:?}");
             assert_eq!(used, available().min(widest));

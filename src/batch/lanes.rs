@@ -1,15 +1,48 @@
-//! Four rays side by side: [`F64x4`], the [`Lane`] the batches run the cores on.
+//! Four rays side by side: the [`Four`] lanes a batch runs the cores on, and [`F64x4`], the
+//! portable ones.
 //!
 //! Every operation applies the scalar lane's operation lane by lane, so a group of four returns
-//! the same bits as four single casts. The lane loops are simple enough for the compiler to turn
-//! into SIMD instructions: two lanes per SSE2 instruction on the default x86-64 target, four per
-//! AVX2 instruction inside [`with_wide_registers`](super::dispatch::with_wide_registers).
+//! the same bits as four single casts. [`F64x4`] is an array whose lane loops the compiler turns
+//! into SIMD instructions where it can: two lanes per SSE2 instruction on the default x86-64
+//! target, NEON's on AArch64. The batches compiled for AVX2 or AVX-512 take `Avx4` instead
+//! (`avx.rs`), written with the instructions themselves.
 
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::__m128d;
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
-use nalgebra::SVector;
+use crate::core::lane::{Lane, Mask, pow2_scale};
+use crate::real::Real;
 
-use crate::core::lane::{Lane, Mask, build, pow2_scale};
+/// Four lanes: what a batch needs beyond [`Lane`].
+pub(crate) trait Four: Lane<Mask: FourMask> {
+    /// Lane `k` holds `lanes[k]`.
+    fn from_array(lanes: [f64; 4]) -> Self;
+
+    /// The lanes, lane `k` at index `k`.
+    fn to_array(self) -> [f64; 4];
+
+    /// Lanes 0 and 1 from `low`, 2 and 3 from `high`.
+    #[cfg(target_arch = "x86_64")]
+    fn from_halves(low: __m128d, high: __m128d) -> Self;
+
+    /// The lanes rounded to the width `T` (as [`Real::from_wide`] rounds), still in `f64`.
+    #[inline(always)]
+    fn rounded<T: Real>(self) -> Self {
+        let [a, b, c, d] = self.to_array();
+        let round = |x: f64| T::from_wide(x).to_wide();
+        Self::from_array([round(a), round(b), round(c), round(d)])
+    }
+}
+
+/// Four comparison results: what a batch needs beyond [`Mask`].
+pub(crate) trait FourMask: Mask {
+    /// `set` in every lane.
+    fn splat(set: bool) -> Self;
+
+    /// Bit `k` set where lane `k` is.
+    fn bits(self) -> u32;
+}
 
 /// Four `f64` lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -19,17 +52,36 @@ pub(crate) struct F64x4(pub(crate) [f64; 4]);
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct M64x4([u64; 4]);
 
-impl M64x4 {
-    /// `set` in every lane.
+impl FourMask for M64x4 {
     #[inline(always)]
-    pub(crate) fn splat(set: bool) -> Self {
+    fn splat(set: bool) -> Self {
         M64x4([if set { !0 } else { 0 }; 4])
     }
 
-    /// Whether lane `k` is set.
     #[inline(always)]
-    pub(crate) fn lane(self, k: usize) -> bool {
-        self.0[k] != 0
+    fn bits(self) -> u32 {
+        let [a, b, c, d] = self.0.map(|lane| u32::from(lane != 0));
+        a | b << 1 | c << 2 | d << 3
+    }
+}
+
+impl Four for F64x4 {
+    #[inline(always)]
+    fn from_array(lanes: [f64; 4]) -> Self {
+        F64x4(lanes)
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [f64; 4] {
+        self.0
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn from_halves(low: __m128d, high: __m128d) -> Self {
+        // SAFETY: two `__m128d` are four `f64` in lane order, with no padding or invalid values.
+        #[allow(unsafe_code)]
+        F64x4(unsafe { core::mem::transmute::<[__m128d; 2], [f64; 4]>([low, high]) })
     }
 }
 
@@ -163,12 +215,6 @@ impl Lane for F64x4 {
         let f = |k: usize| Lane::mul_add(self.0[k], b.0[k], c.0[k]);
         F64x4([f(0), f(1), f(2), f(3)])
     }
-}
-
-/// Four vectors as one vector of lanes: lane `k` of component `i` is `vectors[k][i]`.
-#[inline(always)]
-pub(crate) fn gather<const D: usize>(vectors: &[SVector<f64, D>; 4]) -> [F64x4; D] {
-    build(|i| F64x4([vectors[0][i], vectors[1][i], vectors[2][i], vectors[3][i]]))
 }
 
 #[cfg(test)]

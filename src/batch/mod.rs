@@ -1,15 +1,21 @@
 //! The batch casts ([`crate::Cast::cast_rays`]): the cores run on four rays at a time, in the
 //! widest vector registers the CPU offers, with the single casts' bits.
 //!
-//! - [`lanes`]: [`F64x4`](lanes::F64x4), four rays side by side, the lane type the cores run on.
-//! - [`dispatch`]: the vector registers the loop is compiled for, detected at run time.
+//! - [`lanes`]: the [`Four`] lanes a batch runs the cores on, and [`F64x4`](lanes::F64x4), the
+//!   portable ones.
+//! - `avx`: [`Four`] lanes in one AVX register (x86-64), for the batches compiled for AVX2 or
+//!   AVX-512.
+//! - [`dispatch`]: the registers the loop is compiled for, detected at run time, and the lanes
+//!   that go with them.
 //! - `transpose`: four rays read as lanes by vector loads (x86-64, for AVX-512).
-//! - here: [`cast_rays_by_four`], the loop that every shape's batch runs, and the reading of
-//!   four rays as lanes ([`stored_lanes`]).
+//! - here: [`cast_rays_by_four`], the loop that every shape's batch runs, and the reading of four
+//!   rays as lanes ([`stored_lanes`]).
 //!
-//! A shape provides its line query on four lanes ([`FourEntries`]); the loop gives every answer
-//! the edge semantics of [`cast_ray`], so the hits are the bits that single casts return.
+//! A shape provides its line query on four lanes ([`FourQuery`]); the loop gives every answer the
+//! edge semantics of [`cast_ray`], so the hits are the bits that single casts return.
 
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod avx;
 pub(crate) mod dispatch;
 pub(crate) mod lanes;
 #[cfg(target_arch = "x86_64")]
@@ -19,48 +25,62 @@ use nalgebra::{Point, SVector, Unit};
 
 use crate::cast::{LineQuery, ahead, assert_batch_lengths, cast_ray, reach, start_inside};
 use crate::core::exact::Products;
-use crate::core::lane::{Lane, Mask};
+use crate::core::lane::build;
 use crate::hit::Hit;
 use crate::ray::Ray;
-use crate::real::{Real, widen};
-use dispatch::{Registers, with_wide_registers};
-use lanes::{F64x4, M64x4, gather};
+use crate::real::Real;
+use dispatch::{Job, Registers, with_wide_registers};
+use lanes::{Four, FourMask};
 #[cfg(target_arch = "x86_64")]
 use transpose::ray_lanes;
 
 /// What a shape's line query gives for four rays at once, lane by lane: in each lane it
 /// answers, the bits that [`LineQuery::crossing`] and [`LineQuery::contact`] give for that ray.
-pub(crate) struct FourEntries<const D: usize> {
+pub(crate) struct FourEntries<V: Four, const D: usize> {
     /// The lanes answered here; the others are cast one by one.
-    pub(crate) answered: M64x4,
+    pub(crate) answered: V::Mask,
     /// Where the line meets the solid.
-    pub(crate) meets: M64x4,
+    pub(crate) meets: V::Mask,
     /// Where the origin lies in the closed solid.
-    pub(crate) inside: M64x4,
+    pub(crate) inside: V::Mask,
     /// The distance to the entry.
-    pub(crate) enter: F64x4,
+    pub(crate) enter: V,
     /// The entry point.
-    pub(crate) point: [F64x4; D],
+    pub(crate) point: [V; D],
     /// The outward unit normal there.
-    pub(crate) normal: [F64x4; D],
+    pub(crate) normal: [V; D],
+}
+
+/// A shape's line query on four rays at once, for [`cast_rays_by_four`].
+pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
+    /// The widest registers the shape's batch runs in: a choice by what its batch measured
+    /// (docs/performance.md).
+    const WIDEST: Registers;
+
+    /// What the batch computes from the shape once, in lanes `V`.
+    type Prepared<V: Four>;
+
+    /// The shape's [`FourQuery::Prepared`] lanes.
+    fn prepare<V: Four>(&self) -> Self::Prepared<V>;
+
+    /// [`LineQuery::crossing`] and [`LineQuery::contact`] for four rays, lane by lane (see
+    /// [`FourEntries`]), from the shape's `prepared` lanes, its error-free products formed by
+    /// `products`, in code compiled for `registers`.
+    fn four_entries<V: Four>(
+        &self,
+        prepared: &Self::Prepared<V>,
+        rays: &[Ray<T, D>; 4],
+        products: Products,
+        registers: Registers,
+    ) -> FourEntries<V, D>;
 }
 
 /// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
-/// (`four`, see [`FourEntries`]). The rays go through `four` four at a time, the lanes it does
-/// not answer and the last few rays one by one through [`cast_ray`], and every answer gets the
-/// edge semantics of [`cast_ray`], so the hits are the bits that single casts return. All of it
-/// runs inside [`with_wide_registers`], up to the registers `widest` (the shape's choice, by what
-/// its batch measured), whose [`Products`] `four` and [`cast_ray`] are given (those a single
-/// cast of the shape must use too), and so are the [`Registers`] the loop is compiled for.
-/// Where [`LineQuery::PLAIN_GROUPS`], a group of four contacts is written without testing each
-/// lane for the other answers; the hits are the same either way.
-///
-/// Each group of four is computed before the previous group's hits are written, so that its
-/// chain of dependent operations (the quadratic's square root and divisions, the slab's
-/// division and selects) starts while the other's hits go out: the processor's reorder window,
-/// which holds about one group of instructions, then never waits on one chain alone. With
-/// sixteen vector registers, two groups' answers take more than there are, so some go to the
-/// stack.
+/// ([`FourQuery`]). The rays go through it four at a time, the lanes it does not answer and the
+/// last few rays one by one through [`cast_ray`], and every answer gets the edge semantics of
+/// [`cast_ray`], so the hits are the bits that single casts return. The groups run inside
+/// [`with_wide_registers`], up to the shape's [`FourQuery::WIDEST`] registers, in the lanes and
+/// with the [`Products`] that go with them (those a single cast of the shape must use too).
 ///
 /// # Panics
 ///
@@ -71,59 +91,85 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
     rays: &[Ray<T, D>],
     max_distance: T,
     hits: &mut [Option<Hit<T, D>>],
-    widest: Registers,
-    four: impl Fn(&[Ray<T, D>; 4], Products, Registers) -> FourEntries<D>,
 ) where
     T: Real,
-    S: LineQuery<T, D>,
+    S: FourQuery<T, D>,
 {
     assert_batch_lengths("cast_rays", rays.len(), hits.len());
     let Some(max) = reach(max_distance) else {
         hits.fill(None);
         return;
     };
-    let (ray_fours, ray_rest) = rays.as_chunks::<4>();
-    let (hit_fours, hit_rest) = hits.as_chunks_mut::<4>();
-    let products = with_wide_registers(
-        widest,
-        #[inline(always)]
-        |products, registers| {
-            // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as
-            // one and folds the test away.
-            let points_finite = shape.points_finite();
-            let mut groups = ray_fours.iter().zip(hit_fours);
-            if let Some((mut rays, mut hits)) = groups.next() {
-                let mut x = four(rays, products, registers);
-                for (next_rays, next_hits) in groups {
-                    let next = four(next_rays, products, registers);
-                    by_four(
-                        shape,
-                        rays,
-                        max_distance,
-                        max,
-                        hits,
-                        &x,
-                        points_finite,
-                        products,
-                    );
-                    (rays, hits, x) = (next_rays, next_hits, next);
-                }
-                by_four(
-                    shape,
-                    rays,
-                    max_distance,
-                    max,
-                    hits,
-                    &x,
-                    points_finite,
-                    products,
-                );
-            }
-            products
-        },
-    );
+    let (rays, ray_rest) = rays.as_chunks::<4>();
+    let (hits, hit_rest) = hits.as_chunks_mut::<4>();
+    let groups = Groups {
+        shape,
+        rays,
+        hits,
+        max_distance,
+        max,
+    };
+    let products = with_wide_registers(S::WIDEST, groups);
     for (ray, hit) in ray_rest.iter().zip(hit_rest) {
         *hit = cast_one(shape, ray, max_distance, products);
+    }
+}
+
+/// The groups of four rays of a batch, and their hits: the [`Job`] that [`cast_rays_by_four`]
+/// runs in the registers it chooses.
+struct Groups<'a, T: Real, const D: usize, S> {
+    shape: &'a S,
+    rays: &'a [[Ray<T, D>; 4]],
+    hits: &'a mut [[Option<Hit<T, D>>; 4]],
+    max_distance: T,
+    /// `max_distance` in the working precision ([`reach`]).
+    max: f64,
+}
+
+impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Groups<'_, T, D, S> {
+    /// The products the groups used, for the rays left over.
+    type Output = Products;
+
+    /// Each group of four is computed before the previous group's hits are written, so that its
+    /// chain of dependent operations (the quadratic's square root and divisions, the slab's
+    /// division and selects) starts while the other's hits go out: the processor's reorder
+    /// window, which holds about one group of instructions, then never waits on one chain alone.
+    #[inline(always)]
+    fn run<V: Four>(self, products: Products, registers: Registers) -> Products {
+        let Groups {
+            shape,
+            rays,
+            hits,
+            max_distance,
+            max,
+        } = self;
+        let prepared = shape.prepare::<V>();
+        // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as one
+        // and folds the test away.
+        let points_finite = shape.points_finite();
+        let write = |rays, hits, x: &FourEntries<V, D>| {
+            by_four(
+                shape,
+                rays,
+                max_distance,
+                max,
+                hits,
+                x,
+                points_finite,
+                products,
+            );
+        };
+        let mut groups = rays.iter().zip(hits);
+        if let Some((mut rays, mut hits)) = groups.next() {
+            let mut x = shape.four_entries(&prepared, rays, products, registers);
+            for (next_rays, next_hits) in groups {
+                let next = shape.four_entries(&prepared, next_rays, products, registers);
+                write(rays, hits, &x);
+                (rays, hits, x) = (next_rays, next_hits, next);
+            }
+            write(rays, hits, &x);
+        }
+        products
     }
 }
 
@@ -146,44 +192,54 @@ fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
 /// `points_finite` ([`LineQuery::points_finite`]), the points are not tested.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn by_four<T, const D: usize, S>(
+fn by_four<T, const D: usize, S, V>(
     shape: &S,
     rays: &[Ray<T, D>; 4],
     max_distance: T,
     max: f64,
     hits: &mut [Option<Hit<T, D>>; 4],
-    x: &FourEntries<D>,
+    x: &FourEntries<V, D>,
     points_finite: bool,
     products: Products,
 ) where
     T: Real,
     S: LineQuery<T, D>,
+    V: Four,
 {
     // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
     // is finite in the width (as `answer` decides for one ray), in one mask. A distance within
-    // reach is finite rounded ([`reach`]), so its own mask is not needed.
-    let (distance, _) = narrow_lanes::<T>(x.enter);
-    let point = x.point.map(narrow_lanes::<T>);
-    let normal = x.normal.map(narrow_lanes::<T>);
-    let finite = if points_finite {
-        M64x4::splat(true)
-    } else {
-        point.iter().fold(M64x4::splat(true), |all, p| all & p.1)
-    };
-    let contact = !x.inside & ahead(x.enter, F64x4::splat(max)) & finite;
-    let keep = x.meets & (x.inside | contact);
+    // reach is finite rounded ([`reach`]), so its own mask is not needed. (Plain loops, not
+    // `map` or `fold`: everything on lanes must inline into the code compiled for the batch's
+    // registers, `avx.rs`.)
+    let mut finite = V::Mask::splat(true);
+    let mut point = [[0.0; 4]; D];
+    let mut normal = [[0.0; 4]; D];
+    for i in 0..D {
+        let rounded = x.point[i].rounded::<T>();
+        if !points_finite {
+            finite = finite & rounded.abs().lt(V::splat(f64::INFINITY));
+        }
+        point[i] = rounded.to_array();
+        normal[i] = x.normal[i].rounded::<T>().to_array();
+    }
+    let distance = x.enter.to_array();
+    let contact = !x.inside & ahead(x.enter, V::splat(max)) & finite;
+    let keep = (x.meets & (x.inside | contact)).bits();
+    let (answered, inside) = (x.answered.bits(), x.inside.bits());
+    let lane = |bits: u32, k: usize| bits >> k & 1 != 0;
     // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its
     // copy's wide loads of narrower stores would stall store forwarding. Where
     // [`LineQuery::PLAIN_GROUPS`], a group whose lanes are all contacts skips the tests of each
     // lane: the compiler then keeps the narrowed lanes in registers on that path, and spills them
     // only on the path that calls `cast_one`.
-    let plain = S::PLAIN_GROUPS && (x.answered & !x.inside).all();
+    let plain = S::PLAIN_GROUPS && answered & !inside & 0b1111 == 0b1111;
     for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        if plain || (x.answered.lane(k) && !x.inside.lane(k)) {
+        if plain || (lane(answered, k) && !lane(inside, k)) {
+            // Rounded already, so converted exactly.
             let hit = Hit {
-                distance: distance[k],
-                point: Point::from(SVector::from_fn(|i, _| point[i].0[k])),
-                normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i].0[k])),
+                distance: T::from_wide(distance[k]),
+                point: Point::from(SVector::from_fn(|i, _| T::from_wide(point[i][k]))),
+                normal: Unit::new_unchecked(SVector::from_fn(|i, _| T::from_wide(normal[i][k]))),
             };
             // Whether a ray hits is as good as random, so a branch on it would mispredict half
             // the time: the hit is written, then `None` goes to the slot or to a spare, whichever
@@ -191,36 +247,25 @@ fn by_four<T, const D: usize, S>(
             // store; docs/performance.md has what that costs on the benchmark.)
             *slot = Some(hit);
             let mut spare = None;
-            *core::hint::select_unpredictable(keep.lane(k), &mut spare, slot) = None;
-        } else if !x.answered.lane(k) {
+            *core::hint::select_unpredictable(lane(keep, k), &mut spare, slot) = None;
+        } else if !lane(answered, k) {
             *slot = cast_one(shape, ray, max_distance, products);
         } else {
-            *slot = Some(start_inside(ray)).filter(|_| keep.lane(k));
+            *slot = Some(start_inside(ray)).filter(|_| lane(keep, k));
         }
     }
-}
-
-/// Four lanes rounded to the width `T`, and where the rounded values are finite.
-#[inline(always)]
-fn narrow_lanes<T: Real>(v: F64x4) -> ([T; 4], M64x4) {
-    let narrow = v.0.map(T::from_wide);
-    let finite = F64x4(narrow.map(T::to_wide))
-        .abs()
-        .lt(F64x4::splat(f64::INFINITY));
-    (narrow, finite)
 }
 
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes, for a batch
 /// loop compiled for `registers`. With AVX-512 the rays are read with vector loads
 /// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
 /// there, which are slow on AMD's Zen 4 and 5. With the other registers it keeps the scalar
-/// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md, "AVX-512
-/// for the sphere's batch").
+/// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md).
 #[inline(always)]
-pub(crate) fn stored_lanes<T: Real, const D: usize>(
+pub(crate) fn stored_lanes<V: Four, T: Real, const D: usize>(
     rays: &[Ray<T, D>; 4],
     registers: Registers,
-) -> ([F64x4; D], [F64x4; D]) {
+) -> ([V; D], [V; D]) {
     #[cfg(target_arch = "x86_64")]
     if registers == Registers::Avx512 {
         return ray_lanes(rays);
@@ -228,7 +273,17 @@ pub(crate) fn stored_lanes<T: Real, const D: usize>(
     #[cfg(not(target_arch = "x86_64"))]
     let _ = registers;
     (
-        gather(&rays.each_ref().map(|ray| widen(&ray.origin().coords))),
-        gather(&rays.each_ref().map(|ray| ray.stored_dir())),
+        lanes_of(rays, |ray, i| ray.origin()[i]),
+        lanes_of(rays, |ray, i| ray.dir()[i]),
     )
+}
+
+/// Component `i` of `value(rays[k])` in lane `k` of vector component `i`, from scalar loads.
+#[inline(always)]
+fn lanes_of<V: Four, T: Real, const D: usize>(
+    rays: &[Ray<T, D>; 4],
+    value: impl Fn(&Ray<T, D>, usize) -> T,
+) -> [V; D] {
+    let lane = |k: usize, i: usize| value(&rays[k], i).to_wide();
+    build(|i| V::from_array([lane(0, i), lane(1, i), lane(2, i), lane(3, i)]))
 }

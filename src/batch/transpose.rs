@@ -18,28 +18,28 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128, __m128d, _mm_castsi128_ps, _mm_cvtps_pd, _mm_loadu_pd, _mm_loadu_ps, _mm_loadu_si64,
+    __m128, _mm_castsi128_ps, _mm_cvtps_pd, _mm_loadu_pd, _mm_loadu_ps, _mm_loadu_si64,
     _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_pd, _mm_unpackhi_ps, _mm_unpacklo_pd,
     _mm_unpacklo_ps,
 };
 use core::mem::size_of;
 
-use super::lanes::F64x4;
+use super::lanes::Four;
 use crate::ray::Ray;
 use crate::real::Real;
 
 /// The origins and stored directions of four rays as lanes: lane `k` of origin component `i` is
 /// `rays[k].origin[i]` in `f64`, and likewise for the directions.
 #[inline(always)]
-pub(crate) fn ray_lanes<T: Real, const D: usize>(
+pub(crate) fn ray_lanes<V: Four, T: Real, const D: usize>(
     rays: &[Ray<T, D>; 4],
-) -> ([F64x4; D], [F64x4; D]) {
+) -> ([V; D], [V; D]) {
     const {
         assert!(size_of::<Ray<T, D>>() == 2 * D * size_of::<T>());
     }
     // Lanes of the ray's values 0 to 2·D − 1: the origin's, then the direction's.
-    let mut values = [[F64x4::default(); D]; 2];
-    let mut set = |c: usize, lanes: F64x4| values[c / D][c % D] = lanes;
+    let mut values = [[V::default(); D]; 2];
+    let mut set = |c: usize, lanes: V| values[c / D][c % D] = lanes;
     if size_of::<T>() == size_of::<f64>() {
         // `Real` is sealed: a `T` of size 8 is `f64`.
         let starts = first_values::<T, D, f64>(rays);
@@ -77,15 +77,15 @@ fn first_values<T: Real, const D: usize, V>(rays: &[Ray<T, D>; 4]) -> [*const V;
 
 /// Values `c` and `c + 1` of four `f64` rays, each given by a pointer to its first value, as lanes.
 #[inline(always)]
-fn f64_pair(starts: [*const f64; 4], c: usize) -> (F64x4, F64x4) {
+fn f64_pair<V: Four>(starts: [*const f64; 4], c: usize) -> (V, V) {
     // SAFETY: SSE2 is part of x86-64; `starts[k]` points to a ray's `2·D > c + 1` values of
     // `f64` (`ray_lanes`), of which the load reads `c` and `c + 1`, with no alignment needed.
     unsafe {
         let load = |k: usize| _mm_loadu_pd(starts[k].add(c));
         let (p0, p1, p2, p3) = (load(0), load(1), load(2), load(3));
         (
-            lanes(_mm_unpacklo_pd(p0, p1), _mm_unpacklo_pd(p2, p3)),
-            lanes(_mm_unpackhi_pd(p0, p1), _mm_unpackhi_pd(p2, p3)),
+            V::from_halves(_mm_unpacklo_pd(p0, p1), _mm_unpacklo_pd(p2, p3)),
+            V::from_halves(_mm_unpackhi_pd(p0, p1), _mm_unpackhi_pd(p2, p3)),
         )
     }
 }
@@ -93,7 +93,7 @@ fn f64_pair(starts: [*const f64; 4], c: usize) -> (F64x4, F64x4) {
 /// Values `c` to `c + 3` of four `f32` rays (`T` of size 4), converted to `f64` exactly: a 4×4
 /// transpose.
 #[inline(always)]
-fn f32_quad(starts: [*const f32; 4], c: usize) -> [F64x4; 4] {
+fn f32_quad<V: Four>(starts: [*const f32; 4], c: usize) -> [V; 4] {
     // SAFETY: as in `f64_pair`; `c + 3 < 2·D`.
     unsafe {
         let load = |k: usize| _mm_loadu_ps(starts[k].add(c));
@@ -112,7 +112,7 @@ fn f32_quad(starts: [*const f32; 4], c: usize) -> [F64x4; 4] {
 
 /// Values `c` and `c + 1` of four `f32` rays, converted to `f64` exactly.
 #[inline(always)]
-fn f32_pair(starts: [*const f32; 4], c: usize) -> (F64x4, F64x4) {
+fn f32_pair<V: Four>(starts: [*const f32; 4], c: usize) -> (V, V) {
     // SAFETY: as in `f64_pair`: the 64-bit load reads the two `f32` values `c` and `c + 1`.
     unsafe {
         let load = |k: usize| _mm_castsi128_ps(_mm_loadu_si64(starts[k].add(c).cast::<u8>()));
@@ -127,16 +127,9 @@ fn f32_pair(starts: [*const f32; 4], c: usize) -> (F64x4, F64x4) {
 
 /// Four `f32` lanes as `f64` lanes.
 #[inline(always)]
-fn widened(v: __m128) -> F64x4 {
+fn widened<V: Four>(v: __m128) -> V {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe { lanes(_mm_cvtps_pd(v), _mm_cvtps_pd(_mm_movehl_ps(v, v))) }
-}
-
-/// Lanes 0 and 1 from `low`, 2 and 3 from `high`.
-#[inline(always)]
-fn lanes(low: __m128d, high: __m128d) -> F64x4 {
-    // SAFETY: two `__m128d` are four `f64` in lane order, with no padding or invalid values.
-    F64x4(unsafe { core::mem::transmute::<[__m128d; 2], [f64; 4]>([low, high]) })
+    unsafe { V::from_halves(_mm_cvtps_pd(v), _mm_cvtps_pd(_mm_movehl_ps(v, v))) }
 }
 
 #[cfg(test)]
@@ -144,6 +137,7 @@ mod tests {
     use nalgebra::{Point, SVector};
 
     use super::*;
+    use crate::batch::lanes::F64x4;
 
     /// The loads give what indexing gives, in both widths and for odd and even dimensions.
     #[test]
@@ -154,7 +148,7 @@ mod tests {
                 let dir = SVector::from_fn(|i, _| T::from_wide(value(k, i + D) - 0.5));
                 Ray::new(Point::from(origin), dir).unwrap()
             });
-            let (origins, dirs) = ray_lanes(&rays);
+            let (origins, dirs) = ray_lanes::<F64x4, T, D>(&rays);
             for (k, ray) in rays.iter().enumerate() {
                 for i in 0..D {
                     let (o, n) = (ray.origin()[i].to_wide(), ray.dir()[i].to_wide());

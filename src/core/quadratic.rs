@@ -113,7 +113,12 @@ struct Scale<L> {
 impl<L: Lane> Scale<L> {
     #[inline(always)]
     fn of<const D: usize>(f: &[L; D], r: L) -> Self {
-        let m = f.iter().fold(r.abs(), |m, x| m.max(x.abs()));
+        // A plain loop, not `fold` with a closure: everything on lanes must inline into the
+        // batch's code compiled for its registers (crate::batch::avx).
+        let mut m = r.abs();
+        for x in f {
+            m = m.max(x.abs());
+        }
         let (down, up) = m.pow2_scale();
         Scale { down, up }
     }

@@ -4,12 +4,12 @@
 use nalgebra::{Point, SVector};
 
 use crate::batch::dispatch::Registers;
-use crate::batch::lanes::{F64x4, M64x4};
-use crate::batch::{FourEntries, cast_rays_by_four, stored_lanes};
+use crate::batch::lanes::{Four, FourMask};
+use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
 use crate::bounds::Aabb;
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::Products;
-use crate::core::lane::Lane;
+use crate::core::lane::build;
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
 use crate::core::swept_box::{first_touch, grown_box, touches};
@@ -30,34 +30,6 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
 }
 
 impl<T: Real, const D: usize> Aabb<T, D> {
-    /// The bounds in the working precision, the same in every lane.
-    fn bound_lanes(&self) -> BoundLanes<D> {
-        let splat = |p: &Point<T, D>| widen(&p.coords).map(F64x4::splat).into();
-        (splat(self.min()), splat(self.max()))
-    }
-
-    /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
-    /// (the slab core on four lanes): in every lane, the bits of the single cast. `bounds` are the
-    /// box's [`Aabb::bound_lanes`].
-    #[inline(always)]
-    fn four_entries(
-        rays: &[Ray<T, D>; 4],
-        bounds: &BoundLanes<D>,
-        registers: Registers,
-    ) -> FourEntries<D> {
-        let (min, max) = bounds;
-        let (o, n) = stored_lanes(rays, registers);
-        let (meets, x) = line_box_lanes(&o, &n, min, max, Zeros::InQuotients);
-        FourEntries {
-            answered: M64x4::splat(true),
-            meets,
-            inside: x.inside,
-            enter: x.enter * length::<T, _, D>(&n),
-            point: x.entry_point_lanes(&o, &n, min, max),
-            normal: x.entry_normal_lanes(&n),
-        }
-    }
-
     /// [`SweepQuery::sweep`], its error-free products formed by `products`.
     #[inline(always)]
     fn sweep_with(
@@ -93,9 +65,6 @@ impl<T: Real, const D: usize> Aabb<T, D> {
         })
     }
 }
-
-/// A box's lower and upper bounds, as lanes.
-type BoundLanes<const D: usize> = ([F64x4; D], [F64x4; D]);
 
 /// What a box crossing keeps for its contact: the slab result, whose distances run along the
 /// stored direction ([`Ray::stored_dir`]), and that direction.
@@ -185,6 +154,41 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
     }
 }
 
+impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
+    /// Up to AVX2: with AVX-512 this batch ran slower (docs/performance.md).
+    const WIDEST: Registers = Registers::Avx2;
+
+    /// The lower and upper bounds in the working precision, the same in every lane.
+    type Prepared<V: Four> = ([V; D], [V; D]);
+
+    #[inline(always)]
+    fn prepare<V: Four>(&self) -> ([V; D], [V; D]) {
+        let splat = |p: &Point<T, D>| build(|i| V::splat(p[i].to_wide()));
+        (splat(self.min()), splat(self.max()))
+    }
+
+    /// The slab core on four lanes: in every lane, the bits of the single cast.
+    #[inline(always)]
+    fn four_entries<V: Four>(
+        &self,
+        (min, max): &([V; D], [V; D]),
+        rays: &[Ray<T, D>; 4],
+        _: Products,
+        registers: Registers,
+    ) -> FourEntries<V, D> {
+        let (o, n) = stored_lanes(rays, registers);
+        let (meets, x) = line_box_lanes(&o, &n, min, max, Zeros::InQuotients);
+        FourEntries {
+            answered: V::Mask::splat(true),
+            meets,
+            inside: x.inside,
+            enter: x.enter * length::<T, _, D>(&n),
+            point: x.entry_point_lanes(&o, &n, min, max),
+            normal: x.entry_normal_lanes(&n),
+        }
+    }
+}
+
 impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// See [`Cast::cast_ray`].
     ///
@@ -227,18 +231,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        // Widened once, and moved into the closure, where no store to `hits` can alias them.
-        let bounds = self.bound_lanes();
-        cast_rays_by_four(
-            self,
-            rays,
-            max_distance,
-            hits,
-            // Up to AVX2: with AVX-512 this batch ran slower (docs/performance.md).
-            Registers::Avx2,
-            #[inline(always)]
-            move |four, _, registers| Self::four_entries(four, &bounds, registers),
-        );
+        cast_rays_by_four(self, rays, max_distance, hits);
     }
 
     /// See [`Cast::cast_sphere`]: the exact swept box, with rounded edges and corners.

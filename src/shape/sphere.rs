@@ -3,8 +3,8 @@
 use nalgebra::{Point, SVector};
 
 use crate::batch::dispatch::Registers;
-use crate::batch::lanes::{F64x4, M64x4};
-use crate::batch::{FourEntries, cast_rays_by_four, stored_lanes};
+use crate::batch::lanes::{Four, FourMask};
+use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
 use crate::bounds::{Aabb, bounding_box};
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::Products;
@@ -217,42 +217,6 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         }
     }
 
-    /// [`LineQuery::crossing`] with the [`LineQuery::contact`] at its entry, for four rays at once
-    /// (the quadratic core on four lanes): in each lane answered, the bits of the single cast.
-    /// `inverse_radius` is `1/r` where the single cast's normal is the [`radial_normal`]
-    /// ([`Sphere::radial`]), `None` otherwise.
-    #[inline(always)]
-    fn four_entries(
-        &self,
-        rays: &[Ray<T, D>; 4],
-        inverse_radius: Option<f64>,
-        products: Products,
-        registers: Registers,
-    ) -> FourEntries<D> {
-        let c = widen(&self.center.coords).map(F64x4::splat).into();
-        let (o, n) = stored_lanes(rays, registers);
-        let r = F64x4::splat(self.radius.to_wide());
-        // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
-        // batch (whose margins refuse more lines) and the far f32 one were slower.
-        let f = Offset::between_lanes(&o, &c);
-        let (meets, x) = line_ball_lanes(&f, &n, r, self.shortcut(products));
-        let h = x.entry_offset_lanes(&n);
-        let (normal_found, normal) = if let Some(inverse) = inverse_radius {
-            (M64x4::splat(true), radial_normal(&h, F64x4::splat(inverse)))
-        } else {
-            let (in_range, normal, _) = unit_in_range(&h);
-            (in_range, normal)
-        };
-        FourEntries {
-            answered: normal_found | !meets | x.inside,
-            meets,
-            inside: x.inside,
-            enter: x.near,
-            point: build(|i| c[i] + h[i]),
-            normal,
-        }
-    }
-
     /// When the quadratic core may return its plain evaluation, for a line along a ray: a contact
     /// point on this sphere has a coordinate of magnitude at least `max(|c|∞ − r, r/√D)`. The
     /// offset is exact, so a far origin's line may be tried with a projected closest approach
@@ -366,6 +330,65 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
     }
 }
 
+/// The centre and radius as lanes, and `1/r` where the single cast's normal is the
+/// [`radial_normal`] ([`Sphere::radial`]).
+pub(crate) struct SphereLanes<V, const D: usize> {
+    centre: [V; D],
+    radius: V,
+    inverse_radius: Option<V>,
+}
+
+impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
+    /// Up to AVX-512, where this batch runs faster than with AVX2 (docs/performance.md).
+    const WIDEST: Registers = Registers::Avx512;
+
+    type Prepared<V: Four> = SphereLanes<V, D>;
+
+    /// Decided once for the batch: `1/r` as a mask in the lanes, or a division in every group,
+    /// cost more (docs/performance.md).
+    #[inline(always)]
+    fn prepare<V: Four>(&self) -> SphereLanes<V, D> {
+        let r = self.radius.to_wide();
+        SphereLanes {
+            centre: build(|i| V::splat(self.center[i].to_wide())),
+            radius: V::splat(r),
+            inverse_radius: Self::radial(r).then(|| V::splat(1.0 / r)),
+        }
+    }
+
+    /// The quadratic core on four lanes: in each lane answered, the bits of the single cast.
+    #[inline(always)]
+    fn four_entries<V: Four>(
+        &self,
+        prepared: &SphereLanes<V, D>,
+        rays: &[Ray<T, D>; 4],
+        products: Products,
+        registers: Registers,
+    ) -> FourEntries<V, D> {
+        let c = &prepared.centre;
+        let (o, n) = stored_lanes(rays, registers);
+        // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
+        // batch (whose margins refuse more lines) and the far f32 one were slower.
+        let f = Offset::between_lanes(&o, c);
+        let (meets, x) = line_ball_lanes(&f, &n, prepared.radius, self.shortcut(products));
+        let h = x.entry_offset_lanes(&n);
+        let (normal_found, normal) = if let Some(inverse) = prepared.inverse_radius {
+            (V::Mask::splat(true), radial_normal(&h, inverse))
+        } else {
+            let (in_range, normal, _) = unit_in_range(&h);
+            (in_range, normal)
+        };
+        FourEntries {
+            answered: normal_found | !meets | x.inside,
+            meets,
+            inside: x.inside,
+            enter: x.near,
+            point: build(|i| c[i] + h[i]),
+            normal,
+        }
+    }
+}
+
 impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// See [`Cast::cast_ray`].
     ///
@@ -412,22 +435,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
-        // Decided once for the batch: as a mask in the lanes, it cost more (docs/performance.md).
-        // `1/r` too, which was a division in every group.
-        let r = self.radius.to_wide();
-        let inverse_radius = Self::radial(r).then(|| 1.0 / r);
-        cast_rays_by_four(
-            self,
-            rays,
-            max_distance,
-            hits,
-            // Up to AVX-512, where this batch runs faster than with AVX2 (docs/performance.md).
-            Registers::Avx512,
-            #[inline(always)]
-            |four, products, registers| {
-                self.four_entries(four, inverse_radius, products, registers)
-            },
-        );
+        cast_rays_by_four(self, rays, max_distance, hits);
     }
 
     /// See [`Cast::cast_sphere`]: the ray against the sphere of radius `self.radius() + radius`.
