@@ -103,10 +103,18 @@ fn check<T: Real, const D: usize>(
         size * rng.random_range(1.0..100.0),
     ] {
         let max = T::from_wide(max);
-        // No group of four, one, one and a rest, two, and many.
-        for len in [3, 4, 7, 8, RAYS] {
-            let rays = &rays[..len];
-            let mut hits = vec![None; len];
+        // No group of four, one, one and a rest, two, many, and more than a filtering batch
+        // sorts at once (256), so that rays are carried from one block to the next.
+        for len in [3, 4, 7, 8, RAYS, 4 * RAYS + 1] {
+            let rays: Vec<_> = rays.iter().cycle().take(len).copied().collect();
+            let rays = &rays[..];
+            // Slots that hold a hit already, so that a slot the batch leaves is seen.
+            let stale = Hit {
+                distance: T::from_wide(-1.0),
+                point: *rays[0].origin(),
+                normal: *rays[0].dir(),
+            };
+            let mut hits = vec![Some(stale); len];
             shape.cast_rays(rays, max, &mut hits);
             for (ray, hit) in rays.iter().zip(&hits) {
                 assert_eq!(

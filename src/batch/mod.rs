@@ -57,6 +57,11 @@ pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
     /// (docs/performance.md).
     const WIDEST: Registers;
 
+    /// Whether the batch first sorts out the rays that [`FourQuery::four_misses`] finds, and
+    /// runs [`FourQuery::four_entries`] on the others only: for a shape whose miss costs a
+    /// fraction of its whole query.
+    const FILTERS: bool = false;
+
     /// What the batch computes from the shape once, in lanes `V`.
     type Prepared<V: Four>;
 
@@ -69,10 +74,26 @@ pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
     fn four_entries<V: Four>(
         &self,
         prepared: &Self::Prepared<V>,
-        rays: &[Ray<T, D>; 4],
+        rays: [&Ray<T, D>; 4],
         products: Products,
         registers: Registers,
     ) -> FourEntries<V, D>;
+
+    /// Lanes where the single cast certainly returns `None`, decided by the first steps of its
+    /// own computation, so that it is the same decision; the other lanes may hit or miss. Where
+    /// [`FourQuery::FILTERS`], the batch writes `None` for these and runs
+    /// [`FourQuery::four_entries`] on the others.
+    #[inline(always)]
+    fn four_misses<V: Four>(
+        &self,
+        prepared: &Self::Prepared<V>,
+        rays: [&Ray<T, D>; 4],
+        products: Products,
+        registers: Registers,
+    ) -> V::Mask {
+        let _ = (prepared, rays, products, registers);
+        V::Mask::splat(false)
+    }
 }
 
 /// [`crate::Cast::cast_rays`] for a shape whose line query also runs on four rays at once
@@ -100,76 +121,213 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         hits.fill(None);
         return;
     };
-    let (rays, ray_rest) = rays.as_chunks::<4>();
-    let (hits, hit_rest) = hits.as_chunks_mut::<4>();
-    let groups = Groups {
+    let batch = Batch {
         shape,
         rays,
         hits,
         max_distance,
         max,
     };
-    let products = with_wide_registers(S::WIDEST, groups);
-    for (ray, hit) in ray_rest.iter().zip(hit_rest) {
-        *hit = cast_one(shape, ray, max_distance, products);
-    }
+    with_wide_registers(S::WIDEST, batch);
 }
 
-/// The groups of four rays of a batch, and their hits: the [`Job`] that [`cast_rays_by_four`]
-/// runs in the registers it chooses.
-struct Groups<'a, T: Real, const D: usize, S> {
+/// How many rays a filtering batch ([`FourQuery::FILTERS`]) sorts before it casts the ones left:
+/// enough for their groups to run back to back, few enough for their rays and hits to stay in
+/// the first-level cache.
+const BLOCK: usize = 256;
+
+/// A batch's rays and hits: the [`Job`] that [`cast_rays_by_four`] runs in the registers it
+/// chooses.
+struct Batch<'a, T: Real, const D: usize, S> {
     shape: &'a S,
-    rays: &'a [[Ray<T, D>; 4]],
-    hits: &'a mut [[Option<Hit<T, D>>; 4]],
+    rays: &'a [Ray<T, D>],
+    hits: &'a mut [Option<Hit<T, D>>],
     max_distance: T,
     /// `max_distance` in the working precision ([`reach`]).
     max: f64,
 }
 
-impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Groups<'_, T, D, S> {
-    /// The products the groups used, for the rays left over.
-    type Output = Products;
+impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
+    type Output = ();
 
-    /// Each group of four is computed before the previous group's hits are written, so that its
-    /// chain of dependent operations (the quadratic's square root and divisions, the slab's
-    /// division and selects) starts while the other's hits go out: the processor's reorder
-    /// window, which holds about one group of instructions, then never waits on one chain alone.
+    /// The rays in groups of four: all of them in order, or, where [`FourQuery::FILTERS`], the
+    /// ones [`FourQuery::four_misses`] leaves, gathered a block at a time. A ray left over from
+    /// the groups is cast alone.
     #[inline(always)]
-    fn run<V: Four>(self, products: Products, registers: Registers) -> Products {
-        let Groups {
+    fn run<V: Four>(self, products: Products, registers: Registers) {
+        let Batch {
             shape,
             rays,
             hits,
             max_distance,
             max,
         } = self;
-        let prepared = shape.prepare::<V>();
-        // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as one
-        // and folds the test away.
-        let points_finite = shape.points_finite();
-        let write = |rays, hits, x: &FourEntries<V, D>| {
-            by_four(
-                shape,
-                rays,
-                max_distance,
-                max,
-                hits,
-                x,
-                points_finite,
-                products,
-            );
+        let groups = Groups {
+            shape,
+            prepared: shape.prepare::<V>(),
+            // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as
+            // one and folds the test away.
+            points_finite: shape.points_finite(),
+            max_distance,
+            max,
+            products,
+            registers,
         };
-        let mut groups = rays.iter().zip(hits);
-        if let Some((mut rays, mut hits)) = groups.next() {
-            let mut x = shape.four_entries(&prepared, rays, products, registers);
-            for (next_rays, next_hits) in groups {
-                let next = shape.four_entries(&prepared, next_rays, products, registers);
-                write(rays, hits, &x);
-                (rays, hits, x) = (next_rays, next_hits, next);
-            }
-            write(rays, hits, &x);
+        let cast_alone = |i: usize, hits: &mut [Option<Hit<T, D>>]| {
+            hits[i] = cast_one(shape, &rays[i], max_distance, products);
+        };
+        let whole = rays.len() / 4;
+        if !S::FILTERS {
+            groups.run(
+                (0..whole).map(|g| [0, 1, 2, 3].map(|k| 4 * g + k)),
+                rays,
+                hits,
+            );
+            (4 * whole..rays.len()).for_each(|i| cast_alone(i, hits));
+            return;
         }
-        products
+        // The rays left by the filter, by index: each block's, and up to three carried over.
+        let mut left = [0; BLOCK + 3];
+        let mut count = 0;
+        for (start, block) in rays.chunks(BLOCK).enumerate().map(|(b, r)| (b * BLOCK, r)) {
+            let (fours, rest) = block.as_chunks::<4>();
+            for (g, four) in fours.iter().enumerate() {
+                let at = start + 4 * g;
+                let misses =
+                    shape.four_misses(&groups.prepared, four.each_ref(), products, registers);
+                let misses = misses.bits();
+                // Every index is written, and counted where the lane is left.
+                for k in 0..4 {
+                    hits[at + k] = None;
+                    left[count] = at + k;
+                    count += (misses >> k & 1 ^ 1) as usize;
+                }
+            }
+            for k in 0..rest.len() {
+                left[count] = start + 4 * fours.len() + k;
+                count += 1;
+            }
+            let (full, carried) = left[..count].as_chunks::<4>();
+            let carried = carried.len();
+            groups.run(full.iter().copied(), rays, hits);
+            left.copy_within(count - carried..count, 0);
+            count = carried;
+        }
+        left[..count].iter().for_each(|&i| cast_alone(i, hits));
+    }
+}
+
+/// What every group of a batch shares.
+struct Groups<'a, T: Real, const D: usize, S: FourQuery<T, D>, V: Four> {
+    shape: &'a S,
+    prepared: S::Prepared<V>,
+    points_finite: bool,
+    max_distance: T,
+    max: f64,
+    products: Products,
+    registers: Registers,
+}
+
+impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V> {
+    /// The hits of the groups of four rays whose indices `fours` gives.
+    ///
+    /// Each group of four is computed before the previous group's hits are written, so that its
+    /// chain of dependent operations (the quadratic's square root and divisions, the slab's
+    /// division and selects) starts while the other's hits go out: the processor's reorder
+    /// window, which holds about one group of instructions, then never waits on one chain alone.
+    #[inline(always)]
+    fn run(
+        &self,
+        mut fours: impl Iterator<Item = [usize; 4]>,
+        rays: &[Ray<T, D>],
+        hits: &mut [Option<Hit<T, D>>],
+    ) {
+        let Some(mut at) = fours.next() else {
+            return;
+        };
+        let mut x = self.entries(at, rays);
+        for next in fours {
+            let next_x = self.entries(next, rays);
+            self.write(x.0, at, hits, &x.1);
+            (at, x) = (next, next_x);
+        }
+        self.write(x.0, at, hits, &x.1);
+    }
+
+    /// The rays `rays[at[k]]`, and their line query on four lanes.
+    #[inline(always)]
+    fn entries<'r>(
+        &self,
+        at: [usize; 4],
+        rays: &'r [Ray<T, D>],
+    ) -> ([&'r Ray<T, D>; 4], FourEntries<V, D>) {
+        let four = [&rays[at[0]], &rays[at[1]], &rays[at[2]], &rays[at[3]]];
+        let x = (self.shape).four_entries(&self.prepared, four, self.products, self.registers);
+        (four, x)
+    }
+
+    /// The hits of four rays (`hits[at[k]]` for `rays[k]`), from what their line query gave
+    /// (`x`); a ray the lanes did not answer is cast alone. Where the shape's points are finite
+    /// ([`LineQuery::points_finite`]), they are not tested.
+    #[inline(always)]
+    fn write(
+        &self,
+        rays: [&Ray<T, D>; 4],
+        at: [usize; 4],
+        hits: &mut [Option<Hit<T, D>>],
+        x: &FourEntries<V, D>,
+    ) {
+        // Kept where the line meets the solid and starts inside, or enters ahead with a contact
+        // that is finite in the width (as `answer` decides for one ray), in one mask. A distance
+        // within reach is finite rounded ([`reach`]), so its own mask is not needed. (Plain
+        // loops, not `map` or `fold`: everything on lanes must inline into the code compiled for
+        // the batch's registers, `avx.rs`.)
+        let mut finite = V::Mask::splat(true);
+        let mut point = [[0.0; 4]; D];
+        let mut normal = [[0.0; 4]; D];
+        for i in 0..D {
+            let rounded = x.point[i].rounded::<T>();
+            if !self.points_finite {
+                finite = finite & rounded.abs().lt(V::splat(f64::INFINITY));
+            }
+            point[i] = rounded.to_array();
+            normal[i] = x.normal[i].rounded::<T>().to_array();
+        }
+        let distance = x.enter.to_array();
+        let contact = !x.inside & ahead(x.enter, V::splat(self.max)) & finite;
+        let keep = (x.meets & (x.inside | contact)).bits();
+        let (answered, inside) = (x.answered.bits(), x.inside.bits());
+        let lane = |bits: u32, k: usize| bits >> k & 1 != 0;
+        // Each answered lane's hit is written straight into its slot: built elsewhere and copied,
+        // its copy's wide loads of narrower stores would stall store forwarding. Where
+        // [`LineQuery::PLAIN_GROUPS`], a group whose lanes are all contacts skips the tests of
+        // each lane: the compiler then keeps the narrowed lanes in registers on that path, and
+        // spills them only on the path that calls `cast_one`.
+        let plain = S::PLAIN_GROUPS && answered & !inside & 0b1111 == 0b1111;
+        for (k, (ray, &i)) in rays.iter().zip(&at).enumerate() {
+            let slot = &mut hits[i];
+            if plain || (lane(answered, k) && !lane(inside, k)) {
+                // Rounded already, so converted exactly.
+                let hit = Hit {
+                    distance: T::from_wide(distance[k]),
+                    point: Point::from(SVector::from_fn(|i, _| T::from_wide(point[i][k]))),
+                    normal: Unit::new_unchecked(SVector::from_fn(|i, _| {
+                        T::from_wide(normal[i][k])
+                    })),
+                };
+                // Whether a ray hits is as good as random, so a branch on it would mispredict
+                // half the time: the hit is written, then `None` goes to the slot or to a spare,
+                // whichever `select_unpredictable` picks. (The compiler may still make that a
+                // conditional store; docs/performance.md has what that costs on the benchmark.)
+                *slot = Some(hit);
+                let mut spare = None;
+                *core::hint::select_unpredictable(lane(keep, k), &mut spare, slot) = None;
+            } else if !lane(answered, k) {
+                *slot = cast_one(self.shape, ray, self.max_distance, self.products);
+            } else {
+                *slot = Some(start_inside(ray)).filter(|_| lane(keep, k));
+            }
+        }
     }
 }
 
@@ -187,75 +345,6 @@ fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
     cast_ray(shape, ray, max_distance, products)
 }
 
-/// One step of [`cast_rays_by_four`]: the hits of four rays, from what their line query gave (`x`);
-/// a ray the lanes did not answer is cast alone, with the batch's `products`. Where
-/// `points_finite` ([`LineQuery::points_finite`]), the points are not tested.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn by_four<T, const D: usize, S, V>(
-    shape: &S,
-    rays: &[Ray<T, D>; 4],
-    max_distance: T,
-    max: f64,
-    hits: &mut [Option<Hit<T, D>>; 4],
-    x: &FourEntries<V, D>,
-    points_finite: bool,
-    products: Products,
-) where
-    T: Real,
-    S: LineQuery<T, D>,
-    V: Four,
-{
-    // Kept where the line meets the solid and starts inside, or enters ahead with a contact that
-    // is finite in the width (as `answer` decides for one ray), in one mask. A distance within
-    // reach is finite rounded ([`reach`]), so its own mask is not needed. (Plain loops, not
-    // `map` or `fold`: everything on lanes must inline into the code compiled for the batch's
-    // registers, `avx.rs`.)
-    let mut finite = V::Mask::splat(true);
-    let mut point = [[0.0; 4]; D];
-    let mut normal = [[0.0; 4]; D];
-    for i in 0..D {
-        let rounded = x.point[i].rounded::<T>();
-        if !points_finite {
-            finite = finite & rounded.abs().lt(V::splat(f64::INFINITY));
-        }
-        point[i] = rounded.to_array();
-        normal[i] = x.normal[i].rounded::<T>().to_array();
-    }
-    let distance = x.enter.to_array();
-    let contact = !x.inside & ahead(x.enter, V::splat(max)) & finite;
-    let keep = (x.meets & (x.inside | contact)).bits();
-    let (answered, inside) = (x.answered.bits(), x.inside.bits());
-    let lane = |bits: u32, k: usize| bits >> k & 1 != 0;
-    // Each answered lane's hit is written straight into its slot: built elsewhere and copied, its
-    // copy's wide loads of narrower stores would stall store forwarding. Where
-    // [`LineQuery::PLAIN_GROUPS`], a group whose lanes are all contacts skips the tests of each
-    // lane: the compiler then keeps the narrowed lanes in registers on that path, and spills them
-    // only on the path that calls `cast_one`.
-    let plain = S::PLAIN_GROUPS && answered & !inside & 0b1111 == 0b1111;
-    for (k, (ray, slot)) in rays.iter().zip(hits).enumerate() {
-        if plain || (lane(answered, k) && !lane(inside, k)) {
-            // Rounded already, so converted exactly.
-            let hit = Hit {
-                distance: T::from_wide(distance[k]),
-                point: Point::from(SVector::from_fn(|i, _| T::from_wide(point[i][k]))),
-                normal: Unit::new_unchecked(SVector::from_fn(|i, _| T::from_wide(normal[i][k]))),
-            };
-            // Whether a ray hits is as good as random, so a branch on it would mispredict half
-            // the time: the hit is written, then `None` goes to the slot or to a spare, whichever
-            // `select_unpredictable` picks. (The compiler may still make that a conditional
-            // store; docs/performance.md has what that costs on the benchmark.)
-            *slot = Some(hit);
-            let mut spare = None;
-            *core::hint::select_unpredictable(lane(keep, k), &mut spare, slot) = None;
-        } else if !lane(answered, k) {
-            *slot = cast_one(shape, ray, max_distance, products);
-        } else {
-            *slot = Some(start_inside(ray)).filter(|_| lane(keep, k));
-        }
-    }
-}
-
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes, for a batch
 /// loop compiled for `registers`. With AVX-512 the rays are read with vector loads
 /// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
@@ -263,7 +352,7 @@ fn by_four<T, const D: usize, S, V>(
 /// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md).
 #[inline(always)]
 pub(crate) fn stored_lanes<V: Four, T: Real, const D: usize>(
-    rays: &[Ray<T, D>; 4],
+    rays: [&Ray<T, D>; 4],
     registers: Registers,
 ) -> ([V; D], [V; D]) {
     #[cfg(target_arch = "x86_64")]
@@ -281,9 +370,9 @@ pub(crate) fn stored_lanes<V: Four, T: Real, const D: usize>(
 /// Component `i` of `value(rays[k])` in lane `k` of vector component `i`, from scalar loads.
 #[inline(always)]
 fn lanes_of<V: Four, T: Real, const D: usize>(
-    rays: &[Ray<T, D>; 4],
+    rays: [&Ray<T, D>; 4],
     value: impl Fn(&Ray<T, D>, usize) -> T,
 ) -> [V; D] {
-    let lane = |k: usize, i: usize| value(&rays[k], i).to_wide();
+    let lane = |k: usize, i: usize| value(rays[k], i).to_wide();
     build(|i| V::from_array([lane(0, i), lane(1, i), lane(2, i), lane(3, i)]))
 }

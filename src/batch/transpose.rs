@@ -32,7 +32,7 @@ use crate::real::Real;
 /// `rays[k].origin[i]` in `f64`, and likewise for the directions.
 #[inline(always)]
 pub(crate) fn ray_lanes<V: Four, T: Real, const D: usize>(
-    rays: &[Ray<T, D>; 4],
+    rays: [&Ray<T, D>; 4],
 ) -> ([V; D], [V; D]) {
     const {
         assert!(size_of::<Ray<T, D>>() == 2 * D * size_of::<T>());
@@ -70,8 +70,8 @@ pub(crate) fn ray_lanes<V: Four, T: Real, const D: usize>(
 /// Pointers to the first values of four rays, as values of type `V`. (Spelled out: the array's
 /// `map` with a closure, here and for the loads, was left out of line in the batch's loop.)
 #[inline(always)]
-fn first_values<T: Real, const D: usize, V>(rays: &[Ray<T, D>; 4]) -> [*const V; 4] {
-    let start = |k: usize| core::ptr::from_ref(&rays[k]).cast::<V>();
+fn first_values<T: Real, const D: usize, V>(rays: [&Ray<T, D>; 4]) -> [*const V; 4] {
+    let start = |k: usize| core::ptr::from_ref(rays[k]).cast::<V>();
     [start(0), start(1), start(2), start(3)]
 }
 
@@ -148,7 +148,7 @@ mod tests {
                 let dir = SVector::from_fn(|i, _| T::from_wide(value(k, i + D) - 0.5));
                 Ray::new(Point::from(origin), dir).unwrap()
             });
-            let (origins, dirs) = ray_lanes::<F64x4, T, D>(&rays);
+            let (origins, dirs) = ray_lanes::<F64x4, T, D>(rays.each_ref());
             for (k, ray) in rays.iter().enumerate() {
                 for i in 0..D {
                     let (o, n) = (ray.origin()[i].to_wide(), ray.dir()[i].to_wide());

@@ -554,66 +554,126 @@ fn line_ball_plain<L: Lane, const D: usize>(
     r: L,
     shortcut: Shortcut,
 ) -> (L::Mask, L::Mask, LineBall<D, L>) {
-    let a = dot(n, n);
-    let rr = r * r;
-    let (len, inv_len) = length_and_inverse(a, shortcut.unit_direction);
-    let (ff, (perp, along, shift)) = if shortcut.exact_products {
-        let ff = dot(&f.hi, &f.hi) + L::splat(2.0) * dot(&f.hi, &f.lo);
-        (ff, projected(f, n, len, inv_len, shortcut.products))
-    } else {
-        let along = dot(&f.hi, n) * inv_len;
-        let shift = along * inv_len;
-        let perp = sub_scaled(&f.hi, shift, n);
-        (dot(&f.hi, &f.hi), (perp, along, shift))
-    };
-    let c = ff - rr;
-    let scale = ff + rr;
-    let pp = dot(&perp, &perp);
-    let disc = rr - pp;
-    // A plain closest approach is off by about |f|·ε, a projected one by a few ulps of itself
-    // and about ε²·|f| (see `PROJECTED_FLOOR`).
-    let disc_scale = if shortcut.exact_products {
-        rr + pp + L::splat(PROJECTED_FLOOR) * ff
-    } else {
-        scale
-    };
-    // 2^±900 keeps every square and product above clear of underflow and overflow.
-    let (low, high) = (L::splat(1.2e-271), L::splat(8.5e270));
+    let p = PlainParts::of(f, n, r, shortcut);
     // Where the line misses, the root is NaN and unused.
-    let half_chord = disc.sqrt();
-    let chord_step = half_chord * inv_len;
-    let foot = -shift;
-    let mut near_enough = ff.le(L::splat(shortcut.reach2));
+    let half_chord = p.disc.sqrt();
+    let chord_step = half_chord * p.inv_len;
+    let foot = -p.shift;
+    let mut near_enough = p.ff.le(L::splat(shortcut.reach2));
     if shortcut.far_by_parameter {
         // A line that misses (by the graze margin) has no distances to convert.
-        near_enough = near_enough | far_foot(foot, chord_step) | disc.lt(L::splat(0.0));
+        near_enough = near_enough | far_foot(foot, chord_step) | p.disc.lt(L::splat(0.0));
     }
-    let accepted = (L::splat(shortcut.cancel) * scale).le(c.abs())
-        & (L::splat(shortcut.graze) * disc_scale).le(disc.abs())
-        & near_enough
-        & low.le(scale)
-        & low.le(disc_scale)
-        & scale.le(high)
-        & low.le(a)
-        & a.le(high);
-    let meets = L::splat(0.0).le(disc);
+    let accepted = p.margins(shortcut) & near_enough;
+    let meets = L::splat(0.0).le(p.disc);
     let (near, far) = if shortcut.subtracted_roots {
-        (-along - half_chord, half_chord - along)
+        (-p.along - half_chord, half_chord - p.along)
     } else {
-        let q = -(along + half_chord.copysign(along));
-        let other = c / q;
+        let q = -(p.along + half_chord.copysign(p.along));
+        let other = p.c / q;
         (q.min(other), q.max(other))
     };
     let ball = LineBall {
         near,
         far,
-        inside: c.le(L::splat(0.0)),
-        dir_len: len,
-        perp,
+        inside: p.c.le(L::splat(0.0)),
+        dir_len: p.len,
+        perp: p.perp,
         chord_step,
         foot,
     };
     (accepted, meets, ball)
+}
+
+/// The lanes where [`line_ball_plain`] is accepted and the line misses the ball, so that
+/// [`line_ball_lanes`], [`line_ball_or`] and [`line_ball`] all answer that it misses: the first
+/// steps of [`line_ball_plain`], the same operations, up to the discriminant. A line that misses
+/// has no roots, so its acceptance needs no square root: the graze margin, the cancellation
+/// margin and the ranges, and, without [`Shortcut::far_by_parameter`], the origin's reach.
+/// (With it, [`line_ball_plain`] counts a missing line as near enough.) This is the cheap first
+/// step of a batch that filters its rays (`crate::batch`).
+#[inline(always)]
+pub(crate) fn line_ball_misses<L: Lane, const D: usize>(
+    f: &Offset<D, L>,
+    n: &[L; D],
+    r: L,
+    shortcut: Shortcut,
+) -> L::Mask {
+    let p = PlainParts::of(f, n, r, shortcut);
+    let mut near_enough = p.ff.le(L::splat(shortcut.reach2));
+    if shortcut.far_by_parameter {
+        near_enough = L::splat(0.0).le(L::splat(0.0));
+    }
+    p.margins(shortcut) & near_enough & p.disc.lt(L::splat(0.0))
+}
+
+/// The steps of [`line_ball_plain`] up to the discriminant, which [`line_ball_misses`] shares.
+struct PlainParts<const D: usize, L> {
+    a: L,
+    len: L,
+    inv_len: L,
+    ff: L,
+    perp: [L; D],
+    along: L,
+    shift: L,
+    c: L,
+    scale: L,
+    disc: L,
+    disc_scale: L,
+}
+
+impl<const D: usize, L: Lane> PlainParts<D, L> {
+    #[inline(always)]
+    fn of(f: &Offset<D, L>, n: &[L; D], r: L, shortcut: Shortcut) -> Self {
+        let a = dot(n, n);
+        let rr = r * r;
+        let (len, inv_len) = length_and_inverse(a, shortcut.unit_direction);
+        let (ff, (perp, along, shift)) = if shortcut.exact_products {
+            let ff = dot(&f.hi, &f.hi) + L::splat(2.0) * dot(&f.hi, &f.lo);
+            (ff, projected(f, n, len, inv_len, shortcut.products))
+        } else {
+            let along = dot(&f.hi, n) * inv_len;
+            let shift = along * inv_len;
+            let perp = sub_scaled(&f.hi, shift, n);
+            (dot(&f.hi, &f.hi), (perp, along, shift))
+        };
+        let pp = dot(&perp, &perp);
+        // A plain closest approach is off by about |f|·ε, a projected one by a few ulps of itself
+        // and about ε²·|f| (see `PROJECTED_FLOOR`).
+        let disc_scale = if shortcut.exact_products {
+            rr + pp + L::splat(PROJECTED_FLOOR) * ff
+        } else {
+            ff + rr
+        };
+        PlainParts {
+            a,
+            len,
+            inv_len,
+            ff,
+            perp,
+            along,
+            shift,
+            c: ff - rr,
+            scale: ff + rr,
+            disc: rr - pp,
+            disc_scale,
+        }
+    }
+
+    /// The lanes where the plain evaluation's roundings are within the shortcut's margins, and
+    /// every square and product clear of underflow and overflow (within `2^±900`): its acceptance
+    /// but for the origin's reach.
+    #[inline(always)]
+    fn margins(&self, shortcut: Shortcut) -> L::Mask {
+        let (low, high) = (L::splat(1.2e-271), L::splat(8.5e270));
+        (L::splat(shortcut.cancel) * self.scale).le(self.c.abs())
+            & (L::splat(shortcut.graze) * self.disc_scale).le(self.disc.abs())
+            & low.le(self.scale)
+            & low.le(self.disc_scale)
+            & self.scale.le(high)
+            & low.le(self.a)
+            & self.a.le(high)
+    }
 }
 
 /// The crossing of the line `o + s·n` with the closed ball of radius `r` around `c`, given
@@ -861,5 +921,56 @@ mod tests {
             let x = cross([-5.0 * s, 3.0 * s, 0.0], [1.0, 0.0, 0.0], 5.0 * s).unwrap();
             assert_eq!((x.near, x.far), (1.0 * s, 9.0 * s));
         }
+    }
+
+    /// `line_ball_misses` is `line_ball_plain`'s acceptance of a miss, lane for lane: on lines
+    /// that miss, touch and cross balls from near and far origins, at every scale, with the
+    /// shortcuts of both widths (plain and projected closest approach, either reach rule).
+    #[test]
+    fn certain_misses_are_the_plain_evaluations_accepted_misses() {
+        let mut bits = 0x2545_f491_4f6c_dd1du64;
+        let mut uniform = || {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            (bits >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let f32_like = Shortcut::of::<f32>(1.0).along_ray();
+        let shortcuts = [
+            f32_like,
+            f32_like.projected(),
+            Shortcut::of::<f64>(1.0).along_ray(),
+            Shortcut::distances_only::<f64>(),
+            Shortcut {
+                far_by_parameter: true,
+                ..f32_like
+            },
+        ];
+        let (mut misses, mut others) = (0, 0);
+        for _ in 0..20_000 {
+            let scale = 2f64.powi((uniform() * 80.0) as i32 - 40);
+            let far = 10f64.powf(uniform() * 6.0);
+            let n = [uniform() - 0.5, uniform() - 0.5, uniform() - 0.5];
+            let len = dot(&n, &n).sqrt();
+            let n = n.map(|c| c / len);
+            let aim = [uniform() - 0.5, uniform() - 0.5, uniform() - 0.5].map(|c| c * 3.0 * scale);
+            let o: [f64; 3] = core::array::from_fn(|i| aim[i] - n[i] * far * scale);
+            let f = Offset::between(&o.into(), &Vector3::zeros());
+            let r = scale * [0.0, 0.5, 1.0, 1.5][(uniform() * 4.0) as usize];
+            for shortcut in shortcuts {
+                let (accepted, meets, _) = line_ball_plain(&f, &n, r, shortcut);
+                let certain = line_ball_misses(&f, &n, r, shortcut);
+                assert_eq!(certain, accepted && !meets, "{o:?} {n:?} {r} {shortcut:?}");
+                if certain {
+                    misses += 1;
+                } else {
+                    others += 1;
+                }
+            }
+        }
+        assert!(
+            misses > 20_000 && others > 20_000,
+            "{misses} misses, {others} others"
+        );
     }
 }

@@ -172,7 +172,7 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
     fn four_entries<V: Four>(
         &self,
         (min, max): &([V; D], [V; D]),
-        rays: &[Ray<T, D>; 4],
+        rays: [&Ray<T, D>; 4],
         _: Products,
         registers: Registers,
     ) -> FourEntries<V, D> {

@@ -10,7 +10,8 @@ use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::Products;
 use crate::core::lane::{Lane, build};
 use crate::core::quadratic::{
-    LineBall, Offset, Shortcut, line_ball_lanes, line_ball_or, line_ball_refused, point_scale,
+    LineBall, Offset, Shortcut, line_ball_lanes, line_ball_misses, line_ball_or, line_ball_refused,
+    point_scale,
 };
 use crate::core::unit::unit_in_range;
 use crate::error::{Error, check_finite};
@@ -342,6 +343,9 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
     /// Up to AVX-512, where this batch runs faster than with AVX2 (docs/performance.md).
     const WIDEST: Registers = Registers::Avx512;
 
+    /// Most lines that miss a sphere are decided by its discriminant, a fraction of the cast.
+    const FILTERS: bool = true;
+
     type Prepared<V: Four> = SphereLanes<V, D>;
 
     /// Decided once for the batch: `1/r` as a mask in the lanes, or a division in every group,
@@ -356,12 +360,26 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
         }
     }
 
+    /// The quadratic core's plain evaluation up to the discriminant ([`line_ball_misses`]).
+    #[inline(always)]
+    fn four_misses<V: Four>(
+        &self,
+        prepared: &SphereLanes<V, D>,
+        rays: [&Ray<T, D>; 4],
+        products: Products,
+        registers: Registers,
+    ) -> V::Mask {
+        let (o, n) = stored_lanes(rays, registers);
+        let f = Offset::between_lanes(&o, &prepared.centre);
+        line_ball_misses(&f, &n, prepared.radius, self.shortcut(products))
+    }
+
     /// The quadratic core on four lanes: in each lane answered, the bits of the single cast.
     #[inline(always)]
     fn four_entries<V: Four>(
         &self,
         prepared: &SphereLanes<V, D>,
-        rays: &[Ray<T, D>; 4],
+        rays: [&Ray<T, D>; 4],
         products: Products,
         registers: Registers,
     ) -> FourEntries<V, D> {
