@@ -135,7 +135,7 @@ pub(crate) fn reach<T: Real>(max_distance: T) -> Option<f64> {
 /// `f32`, the `f64` just below the midpoint between `f32::MAX` and `2^128`, which rounds (to even)
 /// to infinity.
 #[inline(always)]
-fn finite_in_width<T: Real>() -> f64 {
+pub(crate) fn finite_in_width<T: Real>() -> f64 {
     if T::MAX_WIDE == f64::MAX {
         return f64::MAX;
     }

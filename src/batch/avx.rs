@@ -18,9 +18,9 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128d, __m256d, _CMP_EQ_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_pd, _mm256_and_pd,
-    _mm256_andnot_pd, _mm256_blendv_pd, _mm256_castsi256_pd, _mm256_cmp_pd, _mm256_cvtpd_ps,
-    _mm256_cvtps_pd, _mm256_div_pd, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_max_pd, _mm256_min_pd,
+    __m128d, __m256d, _CMP_EQ_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm_storeu_ps, _mm256_add_pd,
+    _mm256_and_pd, _mm256_andnot_pd, _mm256_blendv_pd, _mm256_castsi256_pd, _mm256_cmp_pd,
+    _mm256_cvtpd_ps, _mm256_div_pd, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_max_pd, _mm256_min_pd,
     _mm256_movemask_pd, _mm256_mul_pd, _mm256_or_pd, _mm256_set_m128d, _mm256_set1_epi64x,
     _mm256_set1_pd, _mm256_setzero_pd, _mm256_sqrt_pd, _mm256_storeu_pd, _mm256_sub_pd,
     _mm256_xor_pd,
@@ -224,13 +224,26 @@ impl Four for Avx4 {
         Avx4(avx!(_mm256_set_m128d(high, low)))
     }
 
-    /// For `f32`, `vcvtpd2ps` and back (which round as `as f32` does); for `f64`, the lanes.
+    /// For `f32`, one `vcvtpd2ps` (which rounds as `as f32` does) rather than one conversion per
+    /// lane: the conversions were the `f32` box batch's bottleneck. (An `f32` value widened and
+    /// narrowed again is itself, which the compiler folds.)
     #[inline(always)]
-    fn rounded<T: Real>(self) -> Self {
-        if T::EPSILON_WIDE == f64::EPSILON {
-            return self;
-        }
-        Avx4(avx!(_mm256_cvtps_pd(_mm256_cvtpd_ps(self.0))))
+    fn narrow<T: Real>(self) -> [T; 4] {
+        let [a, b, c, d] = if T::EPSILON_WIDE == f64::EPSILON {
+            self.to_array()
+        } else {
+            let mut lanes = [0.0f32; 4];
+            // SAFETY: as for every intrinsic here (`avx!`); the store writes the four `f32` of
+            // `lanes`.
+            unsafe { _mm_storeu_ps(lanes.as_mut_ptr(), _mm256_cvtpd_ps(self.0)) };
+            lanes.map(f64::from)
+        };
+        [
+            T::from_wide(a),
+            T::from_wide(b),
+            T::from_wide(c),
+            T::from_wide(d),
+        ]
     }
 }
 
@@ -304,10 +317,10 @@ mod tests {
                     assert_eq!((!mask).bits(), !mask.bits() & 0b1111);
                 }
                 assert_eq!(
-                    bits(x.rounded::<f32>()),
-                    a.map(|p| f64::from(p as f32).to_bits())
+                    x.narrow::<f32>().map(f32::to_bits),
+                    a.map(|p| (p as f32).to_bits())
                 );
-                assert_eq!(bits(x.rounded::<f64>()), a.map(f64::to_bits));
+                assert_eq!(x.narrow::<f64>().map(f64::to_bits), a.map(f64::to_bits));
             }
         }
         assert!(AvxMask::splat(true).all() && !AvxMask::splat(false).all());

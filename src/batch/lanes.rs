@@ -26,12 +26,11 @@ pub(crate) trait Four: Lane<Mask: FourMask> {
     #[cfg(target_arch = "x86_64")]
     fn from_halves(low: __m128d, high: __m128d) -> Self;
 
-    /// The lanes rounded to the width `T` (as [`Real::from_wide`] rounds), still in `f64`.
+    /// The lanes rounded to the width `T`, as [`Real::from_wide`] rounds them.
     #[inline(always)]
-    fn rounded<T: Real>(self) -> Self {
+    fn narrow<T: Real>(self) -> [T; 4] {
         let [a, b, c, d] = self.to_array();
-        let round = |x: f64| T::from_wide(x).to_wide();
-        Self::from_array([round(a), round(b), round(c), round(d)])
+        [a, b, c, d].map(T::from_wide)
     }
 }
 

@@ -23,7 +23,9 @@ mod transpose;
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::cast::{LineQuery, ahead, assert_batch_lengths, cast_ray, reach, start_inside};
+use crate::cast::{
+    LineQuery, ahead, assert_batch_lengths, cast_ray, finite_in_width, reach, start_inside,
+};
 use crate::core::exact::Products;
 use crate::core::lane::build;
 use crate::hit::Hit;
@@ -173,17 +175,18 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
             products,
             registers,
         };
-        let cast_alone = |i: usize, hits: &mut [Option<Hit<T, D>>]| {
-            hits[i] = cast_one(shape, &rays[i], max_distance, products);
-        };
-        let whole = rays.len() / 4;
         if !S::FILTERS {
+            let (fours, rest) = rays.as_chunks::<4>();
+            let (slots, slots_rest) = hits.as_chunks_mut::<4>();
             groups.run(
-                (0..whole).map(|g| [0, 1, 2, 3].map(|k| 4 * g + k)),
-                rays,
-                hits,
+                fours.iter().zip(slots),
+                |(four, _)| four.each_ref(),
+                #[inline(always)]
+                |(_, slots), four, x| groups.write(four, slots.each_mut(), x),
             );
-            (4 * whole..rays.len()).for_each(|i| cast_alone(i, hits));
+            for (ray, slot) in rest.iter().zip(slots_rest) {
+                *slot = cast_one(shape, ray, max_distance, products);
+            }
             return;
         }
         // The rays left by the filter, by index: each block's, and up to three carried over.
@@ -209,11 +212,22 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
             }
             let (full, carried) = left[..count].as_chunks::<4>();
             let carried = carried.len();
-            groups.run(full.iter().copied(), rays, hits);
+            groups.run(
+                full.iter().copied(),
+                |at| at.map(|i| &rays[i]),
+                #[inline(always)]
+                |at, four, x| {
+                    // The indices of a block's rays increase, so they are distinct.
+                    let slots = hits.get_disjoint_mut(at).expect("distinct indices");
+                    groups.write(four, slots, x);
+                },
+            );
             left.copy_within(count - carried..count, 0);
             count = carried;
         }
-        left[..count].iter().for_each(|&i| cast_alone(i, hits));
+        for &i in &left[..count] {
+            hits[i] = cast_one(shape, &rays[i], max_distance, products);
+        }
     }
 }
 
@@ -229,71 +243,69 @@ struct Groups<'a, T: Real, const D: usize, S: FourQuery<T, D>, V: Four> {
 }
 
 impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V> {
-    /// The hits of the groups of four rays whose indices `fours` gives.
+    /// The hits of `groups` of four rays (`rays_of` gives a group's rays), written by `write`.
     ///
     /// Each group of four is computed before the previous group's hits are written, so that its
     /// chain of dependent operations (the quadratic's square root and divisions, the slab's
     /// division and selects) starts while the other's hits go out: the processor's reorder
     /// window, which holds about one group of instructions, then never waits on one chain alone.
     #[inline(always)]
-    fn run(
+    fn run<'r, G>(
         &self,
-        mut fours: impl Iterator<Item = [usize; 4]>,
-        rays: &[Ray<T, D>],
-        hits: &mut [Option<Hit<T, D>>],
-    ) {
-        let Some(mut at) = fours.next() else {
+        mut groups: impl Iterator<Item = G>,
+        rays_of: impl Fn(&G) -> [&'r Ray<T, D>; 4],
+        mut write: impl FnMut(G, [&'r Ray<T, D>; 4], &FourEntries<V, D>),
+    ) where
+        T: 'r,
+    {
+        let Some(mut group) = groups.next() else {
             return;
         };
-        let mut x = self.entries(at, rays);
-        for next in fours {
-            let next_x = self.entries(next, rays);
-            self.write(x.0, at, hits, &x.1);
-            (at, x) = (next, next_x);
+        let mut four = rays_of(&group);
+        let mut x = self.entries(four);
+        for next in groups {
+            let next_four = rays_of(&next);
+            let next_x = self.entries(next_four);
+            write(group, four, &x);
+            (group, four, x) = (next, next_four, next_x);
         }
-        self.write(x.0, at, hits, &x.1);
+        write(group, four, &x);
     }
 
-    /// The rays `rays[at[k]]`, and their line query on four lanes.
+    /// The line query of four rays on four lanes.
     #[inline(always)]
-    fn entries<'r>(
-        &self,
-        at: [usize; 4],
-        rays: &'r [Ray<T, D>],
-    ) -> ([&'r Ray<T, D>; 4], FourEntries<V, D>) {
-        let four = [&rays[at[0]], &rays[at[1]], &rays[at[2]], &rays[at[3]]];
-        let x = (self.shape).four_entries(&self.prepared, four, self.products, self.registers);
-        (four, x)
+    fn entries(&self, four: [&Ray<T, D>; 4]) -> FourEntries<V, D> {
+        (self.shape).four_entries(&self.prepared, four, self.products, self.registers)
     }
 
-    /// The hits of four rays (`hits[at[k]]` for `rays[k]`), from what their line query gave
-    /// (`x`); a ray the lanes did not answer is cast alone. Where the shape's points are finite
+    /// The hits of four rays (`slots[k]` for `rays[k]`), from what their line query gave (`x`);
+    /// a ray the lanes did not answer is cast alone. Where the shape's points are finite
     /// ([`LineQuery::points_finite`]), they are not tested.
     #[inline(always)]
     fn write(
         &self,
         rays: [&Ray<T, D>; 4],
-        at: [usize; 4],
-        hits: &mut [Option<Hit<T, D>>],
+        slots: [&mut Option<Hit<T, D>>; 4],
         x: &FourEntries<V, D>,
     ) {
         // Kept where the line meets the solid and starts inside, or enters ahead with a contact
-        // that is finite in the width (as `answer` decides for one ray), in one mask. A distance
+        // that is finite in the width (as `answer` decides for one ray), in one mask: a point
+        // whose coordinates are within `finite_in_width` rounds to a finite one. A distance
         // within reach is finite rounded ([`reach`]), so its own mask is not needed. (Plain
         // loops, not `map` or `fold`: everything on lanes must inline into the code compiled for
         // the batch's registers, `avx.rs`.)
         let mut finite = V::Mask::splat(true);
-        let mut point = [[0.0; 4]; D];
-        let mut normal = [[0.0; 4]; D];
+        let mut point = [[T::zero(); 4]; D];
+        let mut normal = [[T::zero(); 4]; D];
         for i in 0..D {
-            let rounded = x.point[i].rounded::<T>();
             if !self.points_finite {
-                finite = finite & rounded.abs().lt(V::splat(f64::INFINITY));
+                let largest = V::splat(finite_in_width::<T>());
+                finite = finite & x.point[i].abs().le(largest);
             }
-            point[i] = rounded.to_array();
-            normal[i] = x.normal[i].rounded::<T>().to_array();
+            point[i] = x.point[i].narrow();
+            normal[i] = x.normal[i].narrow();
         }
-        let distance = x.enter.to_array();
+        let distance = x.enter.narrow::<T>();
         let contact = !x.inside & ahead(x.enter, V::splat(self.max)) & finite;
         let keep = (x.meets & (x.inside | contact)).bits();
         let (answered, inside) = (x.answered.bits(), x.inside.bits());
@@ -304,16 +316,13 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V
         // each lane: the compiler then keeps the narrowed lanes in registers on that path, and
         // spills them only on the path that calls `cast_one`.
         let plain = S::PLAIN_GROUPS && answered & !inside & 0b1111 == 0b1111;
-        for (k, (ray, &i)) in rays.iter().zip(&at).enumerate() {
-            let slot = &mut hits[i];
+        for k in 0..4 {
+            let (ray, slot) = (rays[k], &mut *slots[k]);
             if plain || (lane(answered, k) && !lane(inside, k)) {
-                // Rounded already, so converted exactly.
                 let hit = Hit {
-                    distance: T::from_wide(distance[k]),
-                    point: Point::from(SVector::from_fn(|i, _| T::from_wide(point[i][k]))),
-                    normal: Unit::new_unchecked(SVector::from_fn(|i, _| {
-                        T::from_wide(normal[i][k])
-                    })),
+                    distance: distance[k],
+                    point: Point::from(SVector::from_fn(|i, _| point[i][k])),
+                    normal: Unit::new_unchecked(SVector::from_fn(|i, _| normal[i][k])),
                 };
                 // Whether a ray hits is as good as random, so a branch on it would mispredict
                 // half the time: the hit is written, then `None` goes to the slot or to a spare,
@@ -346,17 +355,17 @@ fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(
 }
 
 /// The origins and stored directions ([`Ray::stored_dir`]) of four rays, as lanes, for a batch
-/// loop compiled for `registers`. With AVX-512 the rays are read with vector loads
-/// ([`ray_lanes`]): from lanes built of scalar loads, the compiler makes gather instructions
-/// there, which are slow on AMD's Zen 4 and 5. With the other registers it keeps the scalar
-/// loads, which cost the `f64` box batch less than the vector loads (docs/performance.md).
+/// loop compiled for `registers`. With AVX2 or AVX-512 the rays are read with vector loads
+/// ([`ray_lanes`]): built of scalar loads, the lanes took more instructions, and with AVX-512 the
+/// compiler makes gather instructions of them, which are slow on AMD's Zen 4 and 5. The base
+/// registers keep the scalar loads.
 #[inline(always)]
 pub(crate) fn stored_lanes<V: Four, T: Real, const D: usize>(
     rays: [&Ray<T, D>; 4],
     registers: Registers,
 ) -> ([V; D], [V; D]) {
     #[cfg(target_arch = "x86_64")]
-    if registers == Registers::Avx512 {
+    if registers != Registers::Base {
         return ray_lanes(rays);
     }
     #[cfg(not(target_arch = "x86_64"))]

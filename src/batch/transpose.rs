@@ -1,12 +1,11 @@
 //! Four rays as lanes on x86-64, read with vector loads and transposed with shuffles, for the
-//! batches compiled for AVX-512 ([`stored_lanes`](super::stored_lanes)).
+//! batches compiled for AVX2 or AVX-512 ([`stored_lanes`](super::stored_lanes)).
 //!
-//! Built from scalar loads (lane `k` of component `i` is `rays[k].origin[i]`), the lanes are
-//! what the compiler's vectoriser turns into gather instructions where AVX-512 is enabled:
-//! `vgatherqpd`, which is microcoded on AMD's Zen 4 and 5 (docs/performance.md, "AVX-512 for the
-//! batch"). Here each ray is read with vector loads, two (`f64`) or four (`f32`) of its values at
-//! a time, and the four rays' values interleaved by shuffles, which the compiler keeps as they
-//! are. The lanes hold the same values either way: an `f32` value is converted to `f64` exactly,
+//! Built from scalar loads (lane `k` of component `i` is `rays[k].origin[i]`), the lanes take an
+//! insert per value, and where AVX-512 is enabled the compiler turns them into gather
+//! instructions: `vgatherqpd`, which is microcoded on AMD's Zen 4 and 5. Here each ray is read
+//! with vector loads, two (`f64`) or four (`f32`) of its values at a time, and the four rays'
+//! values interleaved by shuffles, which the compiler keeps as they are. The lanes hold the same values either way: an `f32` value is converted to `f64` exactly,
 //! as [`Real::to_wide`] does.
 //!
 //! A [`Ray`] is `#[repr(C)]`: its origin's `D` coordinates, then its direction's `D` components,

@@ -80,9 +80,8 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     /// The entry point is clamped into the box.
     const POINT_BOUNDED: bool = true;
 
-    /// In `f64` only: the `f32` batch's lanes spilled with it (docs/performance.md). (`Real` is
-    /// sealed: a `T` of size 8 is `f64`.)
-    const PLAIN_GROUPS: bool = size_of::<T>() == size_of::<f64>();
+    /// In both widths (docs/performance.md).
+    const PLAIN_GROUPS: bool = true;
 
     #[inline(always)]
     fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
