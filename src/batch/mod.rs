@@ -67,17 +67,16 @@ pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
     /// What the batch computes from the shape once, in lanes `V`.
     type Prepared<V: Four>;
 
-    /// The shape's [`FourQuery::Prepared`] lanes.
-    fn prepare<V: Four>(&self) -> Self::Prepared<V>;
+    /// The shape's [`FourQuery::Prepared`] lanes, for the batch's `products`.
+    fn prepare<V: Four>(&self, products: Products) -> Self::Prepared<V>;
 
     /// [`LineQuery::crossing`] and [`LineQuery::contact`] for four rays, lane by lane (see
-    /// [`FourEntries`]), from the shape's `prepared` lanes, its error-free products formed by
-    /// `products`, in code compiled for `registers`.
+    /// [`FourEntries`]), from the shape's `prepared` lanes (which hold the error-free products the
+    /// batch forms), in code compiled for `registers`.
     fn four_entries<V: Four>(
         &self,
         prepared: &Self::Prepared<V>,
         rays: [&Ray<T, D>; 4],
-        products: Products,
         registers: Registers,
     ) -> FourEntries<V, D>;
 
@@ -90,10 +89,9 @@ pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
         &self,
         prepared: &Self::Prepared<V>,
         rays: [&Ray<T, D>; 4],
-        products: Products,
         registers: Registers,
     ) -> V::Mask {
-        let _ = (prepared, rays, products, registers);
+        let _ = (prepared, rays, registers);
         V::Mask::splat(false)
     }
 }
@@ -166,7 +164,7 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
         } = self;
         let groups = Groups {
             shape,
-            prepared: shape.prepare::<V>(),
+            prepared: shape.prepare::<V>(products),
             // Decided in here, where a constant answer (a box's, an `f64` sphere's) is seen as
             // one and folds the test away.
             points_finite: shape.points_finite(),
@@ -196,8 +194,7 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
             let (fours, rest) = block.as_chunks::<4>();
             for (g, four) in fours.iter().enumerate() {
                 let at = start + 4 * g;
-                let misses =
-                    shape.four_misses(&groups.prepared, four.each_ref(), products, registers);
+                let misses = shape.four_misses(&groups.prepared, four.each_ref(), registers);
                 let misses = misses.bits();
                 // Every index is written, and counted where the lane is left.
                 for k in 0..4 {
@@ -275,7 +272,7 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V
     /// The line query of four rays on four lanes.
     #[inline(always)]
     fn entries(&self, four: [&Ray<T, D>; 4]) -> FourEntries<V, D> {
-        (self.shape).four_entries(&self.prepared, four, self.products, self.registers)
+        (self.shape).four_entries(&self.prepared, four, self.registers)
     }
 
     /// The hits of four rays (`slots[k]` for `rays[k]`), from what their line query gave (`x`);

@@ -161,7 +161,7 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
     type Prepared<V: Four> = ([V; D], [V; D]);
 
     #[inline(always)]
-    fn prepare<V: Four>(&self) -> ([V; D], [V; D]) {
+    fn prepare<V: Four>(&self, _: Products) -> ([V; D], [V; D]) {
         let splat = |p: &Point<T, D>| build(|i| V::splat(p[i].to_wide()));
         (splat(self.min()), splat(self.max()))
     }
@@ -172,7 +172,6 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
         &self,
         (min, max): &([V; D], [V; D]),
         rays: [&Ray<T, D>; 4],
-        _: Products,
         registers: Registers,
     ) -> FourEntries<V, D> {
         let (o, n) = stored_lanes(rays, registers);

@@ -331,12 +331,13 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
     }
 }
 
-/// The centre and radius as lanes, and `1/r` where the single cast's normal is the
-/// [`radial_normal`] ([`Sphere::radial`]).
+/// The centre and radius as lanes, `1/r` where the single cast's normal is the
+/// [`radial_normal`] ([`Sphere::radial`]), and the sphere's [`Shortcut`] for the batch's products.
 pub(crate) struct SphereLanes<V, const D: usize> {
     centre: [V; D],
     radius: V,
     inverse_radius: Option<V>,
+    shortcut: Shortcut,
 }
 
 impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
@@ -349,14 +350,15 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
     type Prepared<V: Four> = SphereLanes<V, D>;
 
     /// Decided once for the batch: `1/r` as a mask in the lanes, or a division in every group,
-    /// cost more (docs/performance.md).
+    /// cost more, and the shortcut was formed anew in every group (docs/performance.md).
     #[inline(always)]
-    fn prepare<V: Four>(&self) -> SphereLanes<V, D> {
+    fn prepare<V: Four>(&self, products: Products) -> SphereLanes<V, D> {
         let r = self.radius.to_wide();
         SphereLanes {
             centre: build(|i| V::splat(self.center[i].to_wide())),
             radius: V::splat(r),
             inverse_radius: Self::radial(r).then(|| V::splat(1.0 / r)),
+            shortcut: self.shortcut(products),
         }
     }
 
@@ -366,12 +368,11 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
         &self,
         prepared: &SphereLanes<V, D>,
         rays: [&Ray<T, D>; 4],
-        products: Products,
         registers: Registers,
     ) -> V::Mask {
         let (o, n) = stored_lanes(rays, registers);
         let f = Offset::between_lanes(&o, &prepared.centre);
-        line_ball_misses(&f, &n, prepared.radius, self.shortcut(products))
+        line_ball_misses(&f, &n, prepared.radius, prepared.shortcut)
     }
 
     /// The quadratic core on four lanes: in each lane answered, the bits of the single cast.
@@ -380,7 +381,6 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
         &self,
         prepared: &SphereLanes<V, D>,
         rays: [&Ray<T, D>; 4],
-        products: Products,
         registers: Registers,
     ) -> FourEntries<V, D> {
         let c = &prepared.centre;
@@ -388,7 +388,7 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
         // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
         // batch (whose margins refuse more lines) and the far f32 one were slower.
         let f = Offset::between_lanes(&o, c);
-        let (meets, x) = line_ball_lanes(&f, &n, prepared.radius, self.shortcut(products));
+        let (meets, x) = line_ball_lanes(&f, &n, prepared.radius, prepared.shortcut);
         let h = x.entry_offset_lanes(&n);
         let (normal_found, normal) = if let Some(inverse) = prepared.inverse_radius {
             (V::Mask::splat(true), radial_normal(&h, inverse))
