@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use common::reference::{self, Big, Change, Crossing, big, gap, to_f64};
 use common::scenes::{
     Scenes, add, aimed, box_target, ellipsoid_target, fit_all, near_box, near_ellipsoid,
-    ordinary_box, ordinary_sphere, rotated_ellipsoid, scale, sphere, with_dir,
+    ordinary_box, ordinary_sphere, rotated_ellipsoid, scale, sphere, squashed_ellipsoid, with_dir,
 };
 use common::{Case, Target, Width, ours};
 use rand::Rng as _;
@@ -44,7 +44,6 @@ const SWEEP_CASES: usize = 400;
 struct Row {
     family: String,
     width: &'static str,
-    dim: usize,
     cases: usize,
     hits: usize,
     distance: f64,
@@ -397,6 +396,9 @@ struct Ranges {
     shift: (f64, f64),
     size: f64,
     flat: f64,
+    /// Flatness of the very flat ellipsoids of the sphere casts: `1:10^2` to `1:10^4` for `f32`,
+    /// `1:10^4` to `1:10^6` for `f64`.
+    very_flat: (f64, f64),
     large: (f64, f64),
 }
 
@@ -407,6 +409,7 @@ fn ranges<T: Width>() -> Ranges {
             shift: (3.0, 5.0),
             size: 12.0,
             flat: 3.0,
+            very_flat: (2.0, 4.0),
             large: (3.0, 5.0),
         }
     } else {
@@ -415,6 +418,7 @@ fn ranges<T: Width>() -> Ranges {
             shift: (8.0, 12.0),
             size: 100.0,
             flat: 6.0,
+            very_flat: (4.0, 6.0),
             large: (6.0, 12.0),
         }
     }
@@ -896,6 +900,76 @@ fn sweep_flat_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     with_ball::<T>(flat_ellipsoid::<T, D>(s), ball)
 }
 
+/// Very flat, often rotated, and as often far or translated, with balls from `10^-4` of the
+/// ellipsoid's size (about its thinness) to its size: where the sweep's iteration meets a surface
+/// whose curvature changes by the flatness ratio.
+fn sweep_very_flat_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let r = ranges::<T>();
+    let rotated = s.chance(0.5);
+    let mut target = squashed_ellipsoid::<T>(s, D, r.very_flat, rotated);
+    let ball = s.log_uniform(-4.0, 0.0);
+    let far = s.chance(0.5);
+    let shift = scale(&s.on_sphere(D), s.log_uniform(1.0, r.shift.0));
+    if far {
+        let Target::Ellipsoid { center, .. } = &mut target else {
+            unreachable!()
+        };
+        *center = fit_all::<T>(&add(center, &shift));
+    }
+    let aim = add(
+        &near_ellipsoid(s, &target, 1.1),
+        &scale(&s.in_ball(D), ball),
+    );
+    let o = scale(&s.on_sphere(D), 20.0);
+    let o = if far { add(&shift, &o) } else { o };
+    with_ball::<T>(aimed::<T, D>(target, &o, &aim, f64::INFINITY), ball)
+}
+
+/// A ball whose path grazes an ellipsoid (flat up to the width's very flat ratio, rotated or not):
+/// the centre runs along a tangent at `(1 − η)·r` from a surface point, for `η` from `10^-9` to
+/// `10^-2`, so that the ball overlaps the ellipsoid by a sliver and its first touch is where the
+/// distance to it barely changes along the path.
+fn sweep_grazing_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let r = ranges::<T>();
+    let rotated = s.chance(0.5);
+    let target = squashed_ellipsoid::<T>(s, D, (0.0, r.very_flat.1), rotated);
+    let Target::Ellipsoid {
+        center,
+        semi_axes: a,
+        rotation,
+    } = &target
+    else {
+        unreachable!()
+    };
+    let unit = |v: Vec<f64>| {
+        let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        v.into_iter().map(|x| x / n).collect::<Vec<f64>>()
+    };
+    // A surface point, the outward normal there, and a tangent.
+    let q: Vec<f64> = s.on_sphere(D).iter().zip(a).map(|(u, a)| u * a).collect();
+    let normal = unit(q.iter().zip(a).map(|(q, a)| q / (a * a)).collect());
+    let w = s.on_sphere(D);
+    let along: f64 = w.iter().zip(&normal).map(|(w, n)| w * n).sum();
+    let tangent = unit(w.iter().zip(&normal).map(|(w, n)| w - along * n).collect());
+    let ball = s.log_uniform(-3.0, 0.0);
+    let lift = ball * (1.0 - s.log_uniform(-9.0, -2.0));
+    let local: Vec<f64> = (0..D)
+        .map(|i| q[i] + lift * normal[i] - 20.0 * tangent[i])
+        .collect();
+    let to_world = |v: &[f64]| -> Vec<f64> {
+        match rotation {
+            None => v.to_vec(),
+            Some(m) => (0..D)
+                .map(|i| (0..D).map(|j| m[i * D + j] * v[j]).sum())
+                .collect(),
+        }
+    };
+    let origin = add(center, &to_world(&local));
+    let dir = to_world(&tangent);
+    let case = with_dir::<T, D>(target.clone(), fit_all::<T>(&origin), &dir, f64::INFINITY);
+    with_ball::<T>(case, ball)
+}
+
 fn sweep_far_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let ball = ball_radius(s, 1.0, 0.05, 1.0);
     with_ball::<T>(far_flat_rotated_ellipsoid::<T, D>(s), ball)
@@ -1038,6 +1112,16 @@ fn sweep_families<T: Width, const D: usize>() -> Vec<Family<D>> {
             make: sweep_ellipsoid::<T, D>,
             then: short::<T>,
         },
+        Family {
+            name: "sphere cast: ellipsoid very flat",
+            make: sweep_very_flat_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere cast: ellipsoid grazing (flat too)",
+            make: sweep_grazing_ellipsoid::<T, D>,
+            then: keep,
+        },
     ]
 }
 
@@ -1053,7 +1137,6 @@ fn run<T: Width, const D: usize>(
         let mut row = Row {
             family: family.name.to_string(),
             width: T::NAME,
-            dim: D,
             ..Row::default()
         };
         for _ in 0..cases {
@@ -1071,19 +1154,51 @@ fn run<T: Width, const D: usize>(
     }
 }
 
+/// The rows of both dimensions of each family and width as one: counts summed, worst errors the
+/// larger of the two.
+fn merged(rows: &[Row]) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::new();
+    for r in rows {
+        match out
+            .iter_mut()
+            .find(|m| m.family == r.family && m.width == r.width)
+        {
+            None => out.push(Row {
+                family: r.family.clone(),
+                ..*r
+            }),
+            Some(m) => {
+                m.cases += r.cases;
+                m.hits += r.hits;
+                m.distance = m.distance.max(r.distance);
+                m.point = m.point.max(r.point);
+                m.span = m.span.max(r.span);
+                m.budget = m.budget.max(r.budget);
+                m.well = m.well.max(r.well);
+                m.band += r.band;
+                m.wrong += r.wrong;
+                m.unresolved += r.unresolved;
+                m.textbook_span = m.textbook_span.max(r.textbook_span);
+                m.textbook_wrong += r.textbook_wrong;
+            }
+        }
+    }
+    out
+}
+
+/// The table of [`merged`] rows: 2D and 3D together.
 fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     out.push_str(
-        "| family | width | D | cases | hits | distance | point | span ends | worst/allowed | well-cond. worst | band | unresolved | wrong hit/miss | textbook span ends | textbook wrong hit/miss |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| family | width | cases | hits | distance | point | span ends | worst/allowed | well-cond. worst | band | unresolved | wrong hit/miss | textbook span ends | textbook wrong hit/miss |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    for r in rows {
+    for r in merged(rows) {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {:.3e} | {} |",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {:.3e} | {} |",
             r.family,
             r.width,
-            r.dim,
             r.cases,
             r.hits,
             r.distance,

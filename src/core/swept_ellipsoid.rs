@@ -174,7 +174,9 @@ pub(crate) fn first_touch<const D: usize>(
 /// ellipsoid) and `G2 = s² Σ p_i² / (a_i² + s)² − r² = 0` (it is `r` from the centre). From a
 /// start near the first contact it converges quadratically in both unknowns at once, where the
 /// nested search needs a closest-point search per step. The answer is accepted only if the
-/// closest point found afresh at it is `r` away to within the tolerance; `None` otherwise.
+/// closest point found afresh at it is `r` away to within a small multiple of the tolerance and
+/// the centre is moving towards it there (the first contact of a convex distance, not the last),
+/// and it is then refined by one Newton step on the distance itself; `None` otherwise.
 fn polish<const D: usize>(
     o: &SVector<f64, D>,
     n: &SVector<f64, D>,
@@ -218,8 +220,26 @@ fn polish<const D: usize>(
             }
             let closest = closest_outside(&p, a, s, tolerance);
             let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
-            let confirmed = (distance - r).abs() <= 64.0 * tolerance * distance.max(r);
-            return confirmed.then_some(Touch { t, closest });
+            // The system's residuals cancel on a flat ellipsoid, so its root can be a few ulps
+            // off the distance's own: one Newton step on the distance, from the closest point
+            // found afresh, puts it right. It must be a small one, and the centre must be moving
+            // towards the ellipsoid: the system's other root, where the ball leaves it, is `r`
+            // away too, and the iteration can reach it where the distance barely changes between
+            // the two (a ball grazing a flat ellipsoid).
+            let slope = n.dot(&closest.offset) / distance;
+            let step = (distance - r) / slope;
+            let limit = 64.0 * tolerance;
+            if !(slope < 0.0) || !(step.abs() <= limit * t.abs().max(r)) {
+                return None;
+            }
+            let t = t - step;
+            let p = o + n * t;
+            let closest = if contains(&p, a) {
+                inside_at(p)
+            } else {
+                closest_outside(&p, a, closest.multiplier, tolerance)
+            };
+            return Some(Touch { t, closest });
         }
     }
     None

@@ -621,8 +621,26 @@ mod tests {
     use crate::shape::products_agree::{
         assert_products_agree, away, ball, centre, power_of_ten, uniform,
     };
-    use nalgebra::Rotation3;
+    use nalgebra::{Point2, Rotation3, Vector2};
     use rand::Rng;
+
+    /// A ball grazing the flat top of a 1:5300 ellipse overlaps it from `t ≈ 19.875` to the far
+    /// rim at `t ≈ 20.0956` (a dense search of the distance in `f64` agrees with both). The last
+    /// pass of the `f32` sweep, from the far side, took the joint iteration's other root, the
+    /// entry, and the span collapsed to it; found by the grazing family of `tests/precision.rs`.
+    #[test]
+    fn a_ball_grazing_a_flat_ellipse_leaves_it_at_the_far_rim() {
+        let centre = Point2::new(4.136_556_f32, 4.576_950_6);
+        let e = Ellipsoid::new(centre, Vector2::new(1.501_397_3, 0.000_283_533_53)).unwrap();
+        let ray = Ray::new(
+            Point2::new(-14.557_576, 4.957_456),
+            Vector2::new(0.999_999_94, -0.000_332_727_2),
+        )
+        .unwrap();
+        let span = e.sphere_span(&ray, 0.373_717_46).unwrap();
+        assert_eq!(span.enter, 19.875_404);
+        assert_eq!(span.exit, 20.095_633);
+    }
 
     /// [`assert_products_agree`] for the ellipsoid's crossing and sweep: oriented ellipsoids (whose
     /// change of frame is compensated), origins up to `10^8` sizes away, rays aimed within 1.5

@@ -141,9 +141,20 @@ pub fn ordinary_sphere<T: Width, const D: usize>(s: &mut Scenes) -> Case {
 }
 
 pub fn ellipsoid_target<T: Width>(s: &mut Scenes, d: usize, flat: f64, rotated: bool) -> Target {
+    squashed_ellipsoid::<T>(s, d, (0.0, flat), rotated)
+}
+
+/// An ellipsoid of semi-axes in `[0.5, 2]`, one of them divided by `10^x` for `x` uniform in
+/// `flat`, centred within 10 of the origin.
+pub fn squashed_ellipsoid<T: Width>(
+    s: &mut Scenes,
+    d: usize,
+    flat: (f64, f64),
+    rotated: bool,
+) -> Target {
     let mut semi_axes: Vec<f64> = (0..d).map(|_| s.uniform(0.5, 2.0)).collect();
     let squashed = s.rng.random_range(0..d);
-    semi_axes[squashed] /= s.log_uniform(0.0, flat);
+    semi_axes[squashed] /= s.log_uniform(flat.0, flat.1);
     Target::Ellipsoid {
         center: fit_all::<T>(&scale(&s.in_ball(d), 10.0)),
         semi_axes: fit_all::<T>(&semi_axes),
