@@ -29,8 +29,6 @@ use raysweep_benches::{Width, on_sphere_aimed, p3, v3};
 const RAYS: usize = 4096;
 /// The size of the ray set the branch predictor does not learn.
 const FRESH: usize = 1 << 14;
-/// The batch size for the thread-pool comparison.
-const LARGE: usize = 1 << 16;
 /// The radius of the ball in sphere casts.
 const BALL: f64 = 0.25;
 /// The radius of the small sphere seen from afar: the rays' origins are 2560 of its radii away,
@@ -233,34 +231,11 @@ macro_rules! parry {
 parry!(parry_f32, parry3d, f32, "f32");
 parry!(parry_f64, parry3d_f64, f64, "f64");
 
-/// `cast_rays` against `cast_rays_par` on a large batch (the same 4096 rays, repeated), to see
-/// how the rayon version scales on this machine's cores.
-fn threads(c: &mut Criterion) {
-    let t = targets::<f64>();
-    let rays: Vec<Ray<f64>> = t.rays.iter().cycle().take(LARGE).copied().collect();
-    let mut hits = vec![None; LARGE];
-    for (name, shape) in [
-        ("sphere", &t.sphere as &(dyn Cast<f64> + Sync)),
-        ("box", &t.aabb),
-    ] {
-        let mut g = c.benchmark_group(format!("f64/{LARGE} rays vs {name}"));
-        g.throughput(Throughput::Elements(LARGE as u64));
-        g.bench_function("cast_rays", |b| {
-            b.iter(|| shape.cast_rays(black_box(&rays), f64::INFINITY, &mut hits))
-        });
-        g.bench_function("cast_rays_par", |b| {
-            b.iter(|| shape.cast_rays_par(black_box(&rays), f64::INFINITY, &mut hits))
-        });
-        g.finish();
-    }
-}
-
 fn all(c: &mut Criterion) {
     ours::<f32>(c, "f32");
     parry_f32(c);
     ours::<f64>(c, "f64");
     parry_f64(c);
-    threads(c);
 }
 
 criterion_group!(benches, all);
