@@ -28,6 +28,7 @@
 //! | where does a moving ball first touch the solid (contact point and normal on the solid)? | [`Cast::cast_sphere`] |
 //! | over which travel of its centre does a moving ball touch the solid? | [`Cast::sphere_span`] |
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
+//! | the same questions over many bodies (first hit, any hit, every body crossed with its chord, every body holding a point) | [`Scene`], with [`Body`] for mixed scenes |
 //!
 //! # Semantics at the edges
 //!
@@ -49,7 +50,7 @@
 //! | `std` | yes | the standard library's float functions |
 //! | `libm` | no | float functions from libm instead, for `no_std` builds (`--no-default-features --features libm`) |
 //! | `serde` | no | `Serialize` and `Deserialize` for every public type, through nalgebra's serde support; shapes and rays deserialize through their constructors, so bad input is an error there too |
-//! | `rayon` | no | [`Cast::cast_rays_par`], the batch cast on rayon's thread pool |
+//! | `rayon` | no | [`Cast::cast_rays_par`] and [`Scene::cast_rays_par`], batches on rayon's thread pool |
 //!
 //! approx's `AbsDiffEq`, `RelativeEq` and `UlpsEq` are implemented for [`Hit`], [`Span`] and the
 //! shapes in every build, comparing each number they hold.
@@ -93,6 +94,8 @@
 #[cfg(not(any(feature = "std", feature = "libm")))]
 compile_error!("raysweep needs its `std` feature or, in `no_std` builds, its `libm` feature");
 
+extern crate alloc;
+
 pub use nalgebra;
 
 mod batch;
@@ -105,6 +108,7 @@ mod fused;
 mod hit;
 mod ray;
 mod real;
+mod scene;
 #[cfg(feature = "serde")]
 mod serialization;
 mod shape;
@@ -115,6 +119,7 @@ pub use error::Error;
 pub use hit::{Hit, Span};
 pub use ray::Ray;
 pub use real::Real;
+pub use scene::{Body, BodyHit, BodySpan, Scene};
 pub use shape::{Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};
 

@@ -1,0 +1,657 @@
+//! Scenes: many bodies, and queries over all of them that answer exactly what a loop over every
+//! body answers, through a bounding volume hierarchy.
+//!
+//! - [`body`]: [`Body`], any of the crate's solids, and the answers [`BodyHit`] and [`BodySpan`].
+//! - [`bvh`]: the hierarchy, built by binned SAH and refitted when a body moves.
+//! - [`probe`]: a query's line against a node's box, conservatively, with the argument why a
+//!   skipped node holds no answer.
+//! - here: [`Scene`] and its queries.
+
+mod body;
+mod bvh;
+mod probe;
+
+pub use body::{Body, BodyHit, BodySpan};
+
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use nalgebra::Point;
+
+use crate::cast::assert_batch_lengths;
+use crate::hit::{Hit, Span};
+use crate::ray::Ray;
+use crate::real::Real;
+use crate::traits::Cast;
+use bvh::{Bvh, MAX_DEPTH, Node};
+use probe::Probe;
+
+/// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
+/// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
+/// through space, where the loop is `O(n)`.
+///
+/// `S` is any [`Cast`] shape: [`Body`] (the default) for scenes that mix spheres, ellipsoids and
+/// boxes, or one of them for a scene of one kind, which then pays nothing for the enum. A body's
+/// id is its index in the `Vec` given to [`Scene::new`].
+///
+/// The hierarchy skips a node only where none of its bodies could answer (the argument is in
+/// `src/scene/probe.rs`). It relies on one property of the bodies' casts, which raysweep's shapes
+/// have and a user's `S` must have too: the point at a distance a cast reports (or at which
+/// `contains` holds) lies in the body's [`Shape::aabb`](crate::Shape::aabb), to within `2^-20` of
+/// the coordinates' magnitudes (and the ball's radius, for sphere casts).
+///
+/// # Example
+///
+/// ```
+/// use raysweep::nalgebra::{Point3, Vector3};
+/// use raysweep::{Aabb, Body, Ray, Scene, Sphere};
+///
+/// let scene: Scene<f64> = Scene::new(vec![
+///     Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?.into(),
+///     Aabb::new(Point3::new(-2.0, -2.0, 8.0), Point3::new(2.0, 2.0, 9.0))?.into(),
+/// ]);
+/// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+/// let first = scene.cast_ray(&ray, f64::INFINITY).unwrap();
+/// assert_eq!((first.body, first.hit.distance), (0, 4.0));
+///
+/// // Every body the line crosses, with its chord, sorted by entry.
+/// let mut spans = Vec::new();
+/// scene.ray_spans(&ray, &mut spans);
+/// let chords: Vec<(usize, f64)> = spans.iter().map(|s| (s.body, s.span.length())).collect();
+/// assert_eq!(chords, [(0, 2.0), (1, 1.0)]);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Scene<T: Real, const D: usize = 3, S = Body<T, D>> {
+    bodies: Vec<S>,
+    bvh: Bvh<T, D>,
+}
+
+/// A body's box as the hierarchy takes it: a NaN bound (only a user's shape could give one)
+/// becomes infinite, so that the body is never skipped.
+fn box_of<T: Real, const D: usize, S: Cast<T, D>>(body: &S) -> ([T; D], [T; D]) {
+    let b = body.aabb();
+    let (min, max) = (b.min(), b.max());
+    let lo = core::array::from_fn(|i| {
+        let v = min[i];
+        if v.to_wide().is_nan() {
+            T::from_wide(f64::NEG_INFINITY)
+        } else {
+            v
+        }
+    });
+    let hi = core::array::from_fn(|i| {
+        let v = max[i];
+        if v.to_wide().is_nan() {
+            T::from_wide(f64::INFINITY)
+        } else {
+            v
+        }
+    });
+    (lo, hi)
+}
+
+/// Whether a hit at distance `d` from body `id` beats the best so far: nearer, or as near with a
+/// lower id, as the loop over the bodies in order keeps it.
+#[inline(always)]
+fn better<T: Real, const D: usize>(best: &Option<BodyHit<T, D>>, id: usize, d: f64) -> bool {
+    best.as_ref().is_none_or(|b| {
+        let bd = b.hit.distance.to_wide();
+        d < bd || (d == bd && id < b.body)
+    })
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
+    /// The scene of `bodies`, with its hierarchy built (binned SAH, `O(n log n)`). A body's id is
+    /// its index in `bodies`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point2;
+    /// use raysweep::{Circle, Scene};
+    ///
+    /// let discs = (0..100)
+    ///     .map(|i| Circle::new(Point2::new(i as f64 * 3.0, 0.0), 1.0))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(discs);
+    /// assert_eq!(scene.len(), 100);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn new(bodies: Vec<S>) -> Self {
+        let boxes: Vec<([T; D], [T; D])> = bodies.iter().map(box_of).collect();
+        Scene {
+            bvh: Bvh::build(&boxes),
+            bodies,
+        }
+    }
+
+    /// The bodies, by id.
+    #[inline]
+    #[must_use]
+    pub fn bodies(&self) -> &[S] {
+        &self.bodies
+    }
+
+    /// How many bodies there are.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Whether there are none.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+
+    /// The memory the hierarchy takes beyond the bodies, in bytes.
+    #[must_use]
+    pub fn hierarchy_bytes(&self) -> usize {
+        self.bvh.bytes()
+    }
+
+    /// Replaces body `id` (moves it, or puts another body in its place). Every query is exact
+    /// again at once: the boxes on the body's path to the root are refitted. Many moves can
+    /// leave the hierarchy slower than a new one; [`Scene::rebuild`] builds it anew.
+    ///
+    /// # Panics
+    ///
+    /// If `id` is not a body's id (`id >= len()`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let mut scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![
+    ///     Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?,
+    ///     Sphere::new(Point3::new(0.0, 0.0, 9.0), 1.0)?,
+    /// ]);
+    /// scene.set_body(0, Sphere::new(Point3::new(0.0, 0.0, 20.0), 1.0)?);
+    /// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+    /// assert_eq!(scene.cast_ray(&ray, f64::INFINITY).unwrap().body, 1);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn set_body(&mut self, id: usize, body: S) {
+        assert!(
+            id < self.bodies.len(),
+            "set_body: no body {id} in a scene of {}",
+            self.bodies.len()
+        );
+        self.bodies[id] = body;
+        let bodies = &self.bodies;
+        self.bvh.refit(id, |i| box_of(&bodies[i]));
+    }
+
+    /// Builds the hierarchy anew over the bodies as they are now (after many [`Scene::set_body`]
+    /// calls, say). The ids stay.
+    pub fn rebuild(&mut self) {
+        let boxes: Vec<([T; D], [T; D])> = self.bodies.iter().map(box_of).collect();
+        self.bvh = Bvh::build(&boxes);
+    }
+
+    /// The first hit of `ray` within `[0, max_distance]` over every body: the hit that
+    /// `bodies[i].cast_ray(ray, max_distance)` gives with the smallest distance, with the same
+    /// bits, and on equal distances the lowest id; `None` where every body gives `None`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Circle, Ray, Scene};
+    ///
+    /// // Two discs touching at x = 5: the ray hits both there; the lower id wins.
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(vec![
+    ///     Circle::new(Point2::new(6.0, 0.0), 1.0)?,
+    ///     Circle::new(Point2::new(4.0, 0.0), 1.0)?,
+    /// ]);
+    /// let ray = Ray::new(Point2::new(5.0, -3.0), Vector2::y())?;
+    /// let hit = scene.cast_ray(&ray, 10.0).unwrap();
+    /// assert_eq!((hit.body, hit.hit.distance), (0, 3.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<BodyHit<T, D>> {
+        self.cast_ray_filtered(ray, max_distance, |_| true)
+    }
+
+    /// [`Scene::cast_ray`] over the bodies for which `filter(id)` is true (the others are
+    /// skipped, not cast).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![
+    ///     Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?,
+    ///     Sphere::new(Point3::new(0.0, 0.0, 9.0), 1.0)?,
+    /// ]);
+    /// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+    /// let hit = scene.cast_ray_filtered(&ray, 100.0, |id| id != 0).unwrap();
+    /// assert_eq!(hit.body, 1);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn cast_ray_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<BodyHit<T, D>> {
+        let probe = Probe::of(ray, 0.0);
+        self.first(&probe, max_distance, filter, |body| {
+            body.cast_ray(ray, max_distance)
+        })
+    }
+
+    /// The first contact of a ball of `radius` moving along `ray`, within `[0, max_distance]`,
+    /// over every body: as [`Scene::cast_ray`], with each body's
+    /// [`Cast::cast_sphere`](crate::Cast::cast_sphere).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![
+    ///     Sphere::new(Point3::new(0.0, 1.4, 5.0), 1.0)?,
+    ///     Sphere::new(Point3::new(0.0, 0.0, 9.0), 1.0)?,
+    /// ]);
+    /// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+    /// // A ray passes the first sphere; a ball of radius 0.5 touches it.
+    /// assert_eq!(scene.cast_ray(&ray, 100.0).unwrap().body, 1);
+    /// assert_eq!(scene.cast_sphere(&ray, 0.5, 100.0).unwrap().body, 0);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn cast_sphere(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        max_distance: T,
+    ) -> Option<BodyHit<T, D>> {
+        self.cast_sphere_filtered(ray, radius, max_distance, |_| true)
+    }
+
+    /// [`Scene::cast_sphere`] over the bodies for which `filter(id)` is true.
+    pub fn cast_sphere_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<BodyHit<T, D>> {
+        let grow = radius.to_wide();
+        if !(grow >= 0.0 && grow.is_finite()) {
+            // Every body refuses such a ball.
+            return None;
+        }
+        let probe = Probe::of(ray, grow);
+        self.first(&probe, max_distance, filter, |body| {
+            body.cast_sphere(ray, radius, max_distance)
+        })
+    }
+
+    /// Whether [`Scene::cast_ray`] would return a hit: it stops at the first body it finds hit.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> =
+    ///     Scene::new(vec![Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?]);
+    /// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+    /// assert!(scene.hits_any(&ray, 10.0));
+    /// assert!(!scene.hits_any(&ray, 3.5));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn hits_any(&self, ray: &Ray<T, D>, max_distance: T) -> bool {
+        self.hits_any_filtered(ray, max_distance, |_| true)
+    }
+
+    /// [`Scene::hits_any`] over the bodies for which `filter(id)` is true.
+    pub fn hits_any_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> bool {
+        let probe = Probe::of(ray, 0.0);
+        let max = max_distance.to_wide();
+        if !(max >= 0.0) {
+            return false;
+        }
+        let mut found = false;
+        self.walk(
+            |node| {
+                probe
+                    .stretch(node)
+                    .is_some_and(|(enter, exit)| exit >= 0.0 && Probe::<D>::lower(enter) <= max)
+            },
+            |id| {
+                found = filter(id) && self.bodies[id].cast_ray(ray, max_distance).is_some();
+                !found
+            },
+        );
+        found
+    }
+
+    /// Clears `spans`, then fills it with one entry for every body whose
+    /// [`Cast::ray_span`](crate::Cast::ray_span) is `Some`, with that span's bits, sorted by
+    /// `enter` (by value: `-0.0` and `0.0` are the same), then by id: every body the line through
+    /// `ray` crosses, with its chord.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![
+    ///     Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?,
+    ///     Sphere::new(Point3::new(0.0, 0.0, -5.0), 2.0)?,
+    /// ]);
+    /// let mut spans = Vec::new();
+    /// scene.ray_spans(&Ray::new(Point3::origin(), Vector3::z())?, &mut spans);
+    /// // The whole line: the sphere behind the origin comes first.
+    /// assert_eq!(spans.iter().map(|s| s.body).collect::<Vec<_>>(), [1, 0]);
+    /// assert_eq!((spans[0].span.enter, spans[0].span.exit), (-7.0, -3.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn ray_spans(&self, ray: &Ray<T, D>, spans: &mut Vec<BodySpan<T>>) {
+        self.ray_spans_filtered(ray, spans, |_| true);
+    }
+
+    /// [`Scene::ray_spans`] over the bodies for which `filter(id)` is true.
+    pub fn ray_spans_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        spans: &mut Vec<BodySpan<T>>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        self.spans(&Probe::of(ray, 0.0), spans, filter, |body| {
+            body.ray_span(ray)
+        });
+    }
+
+    /// [`Scene::ray_spans`] for a ball of `radius` moving along the line, with each body's
+    /// [`Cast::sphere_span`](crate::Cast::sphere_span): every body the ball touches, and over
+    /// which travel of its centre.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Circle, Ray, Scene};
+    ///
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(vec![
+    ///     Circle::new(Point2::new(5.0, 1.5), 1.0)?,
+    ///     Circle::new(Point2::new(9.0, 0.0), 1.0)?,
+    /// ]);
+    /// let ray = Ray::new(Point2::origin(), Vector2::x())?;
+    /// let mut spans = Vec::new();
+    /// scene.sphere_spans(&ray, 1.0, &mut spans);
+    /// assert_eq!(spans.iter().map(|s| s.body).collect::<Vec<_>>(), [0, 1]);
+    /// assert_eq!((spans[1].span.enter, spans[1].span.exit), (7.0, 11.0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn sphere_spans(&self, ray: &Ray<T, D>, radius: T, spans: &mut Vec<BodySpan<T>>) {
+        self.sphere_spans_filtered(ray, radius, spans, |_| true);
+    }
+
+    /// [`Scene::sphere_spans`] over the bodies for which `filter(id)` is true.
+    pub fn sphere_spans_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        spans: &mut Vec<BodySpan<T>>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        let grow = radius.to_wide();
+        if !(grow >= 0.0 && grow.is_finite()) {
+            spans.clear();
+            return;
+        }
+        self.spans(&Probe::of(ray, grow), spans, filter, |body| {
+            body.sphere_span(ray, radius)
+        });
+    }
+
+    /// Clears `bodies`, then fills it with the id of every body that contains `point` (its
+    /// [`Shape::contains`](crate::Shape::contains)), in increasing order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point3;
+    /// use raysweep::{Aabb, Scene};
+    ///
+    /// let scene: Scene<f64, 3, Aabb<f64>> = Scene::new(vec![
+    ///     Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(2.0, 2.0, 2.0))?,
+    ///     Aabb::new(Point3::new(1.0, 1.0, 1.0), Point3::new(3.0, 3.0, 3.0))?,
+    ///     Aabb::new(Point3::new(5.0, 5.0, 5.0), Point3::new(6.0, 6.0, 6.0))?,
+    /// ]);
+    /// let mut inside = Vec::new();
+    /// scene.containing(&Point3::new(1.5, 1.5, 2.0), &mut inside);
+    /// assert_eq!(inside, [0, 1]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn containing(&self, point: &Point<T, D>, bodies: &mut Vec<usize>) {
+        self.containing_filtered(point, bodies, |_| true);
+    }
+
+    /// [`Scene::containing`] over the bodies for which `filter(id)` is true.
+    pub fn containing_filtered(
+        &self,
+        point: &Point<T, D>,
+        bodies: &mut Vec<usize>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
+        bodies.clear();
+        let p: [f64; D] = core::array::from_fn(|i| point[i].to_wide());
+        self.walk(
+            |node| probe::contains(node, &p),
+            |id| {
+                if filter(id) && self.bodies[id].contains(point) {
+                    bodies.push(id);
+                }
+                true
+            },
+        );
+        bodies.sort_unstable();
+    }
+
+    /// `hits[i]` is exactly [`Scene::cast_ray`]`(&rays[i], max_distance)`.
+    ///
+    /// # Panics
+    ///
+    /// If `rays` and `hits` differ in length.
+    pub fn cast_rays(
+        &self,
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        hits: &mut [Option<BodyHit<T, D>>],
+    ) {
+        assert_batch_lengths("Scene::cast_rays", rays.len(), hits.len());
+        for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+            *hit = self.cast_ray(ray, max_distance);
+        }
+    }
+
+    /// [`Scene::cast_rays`] spread over rayon's thread pool: the same bits.
+    ///
+    /// # Panics
+    ///
+    /// If `rays` and `hits` differ in length.
+    #[cfg(feature = "rayon")]
+    pub fn cast_rays_par(
+        &self,
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        hits: &mut [Option<BodyHit<T, D>>],
+    ) where
+        S: Sync,
+    {
+        use rayon::prelude::*;
+        assert_batch_lengths("Scene::cast_rays_par", rays.len(), hits.len());
+        rays.par_iter()
+            .zip(hits.par_iter_mut())
+            .with_min_len(64)
+            .for_each(|(ray, hit)| *hit = self.cast_ray(ray, max_distance));
+    }
+
+    /// The first hit that `cast` gives over the bodies `filter` keeps, visiting the nodes the
+    /// probe meets nearest first and skipping those whose entry lies beyond the best hit so far.
+    fn first(
+        &self,
+        probe: &Probe<D>,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+        mut cast: impl FnMut(&S) -> Option<Hit<T, D>>,
+    ) -> Option<BodyHit<T, D>> {
+        let max = max_distance.to_wide();
+        let root = self.bvh.nodes.first()?;
+        if !(max >= 0.0) {
+            return None;
+        }
+        let mut best: Option<BodyHit<T, D>> = None;
+        // The distance a node must reach to hold a hit that counts.
+        let mut limit = max;
+        let within = |(enter, exit): (f64, f64), limit: f64| {
+            exit >= 0.0 && Probe::<D>::lower(enter) <= limit
+        };
+        let mut stack = [(0u32, 0.0f64); MAX_DEPTH + 2];
+        let mut top = 0;
+        match probe.stretch(root) {
+            Some(s) if within(s, limit) => {
+                stack[0] = (0, s.0);
+                top = 1;
+            }
+            _ => {}
+        }
+        while top > 0 {
+            top -= 1;
+            let (index, enter) = stack[top];
+            if Probe::<D>::lower(enter) > limit {
+                continue;
+            }
+            let node = &self.bvh.nodes[index as usize];
+            if node.count > 0 {
+                for &id in self.bvh.bodies(node) {
+                    let id = id as usize;
+                    if !filter(id) {
+                        continue;
+                    }
+                    if let Some(hit) = cast(&self.bodies[id]) {
+                        let d = hit.distance.to_wide();
+                        if better(&best, id, d) {
+                            best = Some(BodyHit { body: id, hit });
+                            limit = d;
+                        }
+                    }
+                }
+                continue;
+            }
+            let (a, b) = (node.start, node.start + 1);
+            let sa = probe
+                .stretch(&self.bvh.nodes[a as usize])
+                .filter(|&s| within(s, limit));
+            let sb = probe
+                .stretch(&self.bvh.nodes[b as usize])
+                .filter(|&s| within(s, limit));
+            match (sa, sb) {
+                (Some(x), Some(y)) => {
+                    // The nearer child on top, visited first.
+                    let (near, far) = if x.0 <= y.0 {
+                        ((a, x.0), (b, y.0))
+                    } else {
+                        ((b, y.0), (a, x.0))
+                    };
+                    stack[top] = far;
+                    stack[top + 1] = near;
+                    top += 2;
+                }
+                (Some(x), None) => {
+                    stack[top] = (a, x.0);
+                    top += 1;
+                }
+                (None, Some(y)) => {
+                    stack[top] = (b, y.0);
+                    top += 1;
+                }
+                (None, None) => {}
+            }
+        }
+        best
+    }
+
+    /// Every span `span_of` gives over the bodies `filter` keeps whose nodes the probe meets,
+    /// into `spans`, sorted by entry, then by id.
+    fn spans(
+        &self,
+        probe: &Probe<D>,
+        spans: &mut Vec<BodySpan<T>>,
+        mut filter: impl FnMut(usize) -> bool,
+        mut span_of: impl FnMut(&S) -> Option<Span<T>>,
+    ) {
+        spans.clear();
+        self.walk(
+            |node| probe.stretch(node).is_some(),
+            |id| {
+                if filter(id)
+                    && let Some(span) = span_of(&self.bodies[id])
+                {
+                    spans.push(BodySpan { body: id, span });
+                }
+                true
+            },
+        );
+        spans.sort_unstable_by(|a, b| {
+            let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
+            ea.partial_cmp(&eb)
+                .unwrap_or(Ordering::Equal)
+                .then(a.body.cmp(&b.body))
+        });
+    }
+
+    /// Visits, depth first, every node that `enters` accepts, and calls `body` on the id of each
+    /// body of the leaves among them, until it returns `false`.
+    fn walk(
+        &self,
+        mut enters: impl FnMut(&Node<T, D>) -> bool,
+        mut body: impl FnMut(usize) -> bool,
+    ) {
+        let Some(root) = self.bvh.nodes.first() else {
+            return;
+        };
+        if !enters(root) {
+            return;
+        }
+        let mut stack = [0u32; MAX_DEPTH + 2];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.bvh.nodes[stack[top] as usize];
+            if node.count > 0 {
+                for &id in self.bvh.bodies(node) {
+                    if !body(id as usize) {
+                        return;
+                    }
+                }
+                continue;
+            }
+            for child in [node.start, node.start + 1] {
+                if enters(&self.bvh.nodes[child as usize]) {
+                    stack[top] = child;
+                    top += 1;
+                }
+            }
+        }
+    }
+}

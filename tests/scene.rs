@@ -1,0 +1,538 @@
+//! A scene answers exactly what the loop over its bodies answers, bit for bit, with the lowest id
+//! on equal distances: every query (filtered and not) on adversarial scenes, in both widths and
+//! both dimensions, before and after bodies move.
+//!
+//! The scenes: unit boxes of a lattice sharing their faces, with rays along face planes and
+//! through edges and corners; duplicated and nested bodies (ties); flat boxes and thin
+//! ellipsoids; scenes far from the origin; balls grazed by rays aimed at their silhouettes; and
+//! ten thousand random bodies. The brute-force loop is the definition.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point, Rotation2, Rotation3, SVector};
+use raysweep::{Aabb, Body, BodyHit, BodySpan, Cast, Ellipsoid, Hit, Ray, Real, Scene, Sphere};
+
+/// The bits of a hit, for comparison without `0.0 == -0.0`.
+fn hit_bits<T: Real, const D: usize>(hit: &Hit<T, D>) -> Vec<u64> {
+    core::iter::once(hit.distance)
+        .chain(hit.point.iter().copied())
+        .chain(hit.normal.iter().copied())
+        .map(|v| v.to_wide().to_bits())
+        .collect()
+}
+
+fn body_hit_bits<T: Real, const D: usize>(h: &Option<BodyHit<T, D>>) -> Option<(usize, Vec<u64>)> {
+    h.as_ref().map(|h| (h.body, hit_bits(&h.hit)))
+}
+
+fn span_bits<T: Real>(spans: &[BodySpan<T>]) -> Vec<(usize, u64, u64)> {
+    spans
+        .iter()
+        .map(|s| {
+            (
+                s.body,
+                s.span.enter.to_wide().to_bits(),
+                s.span.exit.to_wide().to_bits(),
+            )
+        })
+        .collect()
+}
+
+/// The loop's first hit: the smallest distance, the first (lowest) id among equals.
+fn loop_first<T: Real, const D: usize, S>(
+    bodies: &[S],
+    keep: impl Fn(usize) -> bool,
+    cast: impl Fn(&S) -> Option<Hit<T, D>>,
+) -> Option<BodyHit<T, D>> {
+    let mut best: Option<BodyHit<T, D>> = None;
+    for (id, body) in bodies.iter().enumerate() {
+        if !keep(id) {
+            continue;
+        }
+        if let Some(hit) = cast(body)
+            && best.as_ref().is_none_or(|b| hit.distance < b.hit.distance)
+        {
+            best = Some(BodyHit { body: id, hit });
+        }
+    }
+    best
+}
+
+/// The loop's spans, sorted by entry, then id.
+fn loop_spans<T: Real, S>(
+    bodies: &[S],
+    keep: impl Fn(usize) -> bool,
+    span: impl Fn(&S) -> Option<raysweep::Span<T>>,
+) -> Vec<BodySpan<T>> {
+    let mut out: Vec<BodySpan<T>> = bodies
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| keep(*id))
+        .filter_map(|(id, b)| span(b).map(|span| BodySpan { body: id, span }))
+        .collect();
+    // By value: `-0.0` and `+0.0` are the same entry, and the lower id comes first.
+    out.sort_by(|a, b| {
+        let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
+        ea.partial_cmp(&eb).unwrap().then(a.body.cmp(&b.body))
+    });
+    out
+}
+
+/// Every query of `scene` on `ray`, with and without a filter, against the loop.
+fn check_ray<T: Real, const D: usize, S: Cast<T, D> + Sync>(
+    scene: &Scene<T, D, S>,
+    ray: &Ray<T, D>,
+    max: T,
+    ball: T,
+    label: &str,
+) {
+    let bodies = scene.bodies();
+    let all = |_: usize| true;
+    let odd = |id: usize| id % 2 == 1;
+    let what = || format!("{label}: {ray:?} max {max:?} ball {ball:?}");
+    for (name, keep) in [("all", &all as &dyn Fn(usize) -> bool), ("odd", &odd)] {
+        let expected = loop_first(bodies, keep, |b| b.cast_ray(ray, max));
+        let got = scene.cast_ray_filtered(ray, max, keep);
+        assert_eq!(
+            body_hit_bits(&got),
+            body_hit_bits(&expected),
+            "cast_ray {name} {}",
+            what()
+        );
+        assert_eq!(
+            scene.hits_any_filtered(ray, max, keep),
+            expected.is_some(),
+            "hits_any {name} {}",
+            what()
+        );
+        let expected = loop_first(bodies, keep, |b| b.cast_sphere(ray, ball, max));
+        let got = scene.cast_sphere_filtered(ray, ball, max, keep);
+        assert_eq!(
+            body_hit_bits(&got),
+            body_hit_bits(&expected),
+            "cast_sphere {name} {}",
+            what()
+        );
+        let mut spans = vec![BodySpan {
+            body: 99,
+            span: raysweep::Span {
+                enter: T::zero(),
+                exit: T::zero(),
+            },
+        }];
+        scene.ray_spans_filtered(ray, &mut spans, keep);
+        let expected = loop_spans(bodies, keep, |b| b.ray_span(ray));
+        assert_eq!(
+            span_bits(&spans),
+            span_bits(&expected),
+            "ray_spans {name} {}",
+            what()
+        );
+        scene.sphere_spans_filtered(ray, ball, &mut spans, keep);
+        let expected = loop_spans(bodies, keep, |b| b.sphere_span(ray, ball));
+        assert_eq!(
+            span_bits(&spans),
+            span_bits(&expected),
+            "sphere_spans {name} {}",
+            what()
+        );
+    }
+    assert_eq!(
+        body_hit_bits(&scene.cast_ray(ray, max)),
+        body_hit_bits(&loop_first(bodies, all, |b| b.cast_ray(ray, max))),
+        "cast_ray {}",
+        what()
+    );
+}
+
+/// `containing` at `p`, with and without a filter, against the loop.
+fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    p: &Point<T, D>,
+    label: &str,
+) {
+    let mut inside = vec![usize::MAX];
+    scene.containing(p, &mut inside);
+    let expected: Vec<usize> = (0..scene.len())
+        .filter(|&i| scene.bodies()[i].contains(p))
+        .collect();
+    assert_eq!(inside, expected, "{label}: containing {p:?}");
+    scene.containing_filtered(p, &mut inside, |id| id % 3 != 0);
+    let expected: Vec<usize> = expected.into_iter().filter(|id| id % 3 != 0).collect();
+    assert_eq!(inside, expected, "{label}: containing filtered {p:?}");
+}
+
+fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
+    Point::from(v.map(T::from_wide))
+}
+
+fn unit<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
+    loop {
+        let v = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1.0..1.0));
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
+/// A direction with some components exactly zero, or all of one magnitude (diagonals).
+fn lattice_dir<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
+    loop {
+        let v = SVector::<f64, D>::from_fn(|_, _| [-1.0, 0.0, 0.0, 1.0][rng.random_range(0..4)]);
+        if v.norm() > 0.0 {
+            return v;
+        }
+    }
+}
+
+/// Rays for a scene spanning `[lo, hi]` on every axis: origins on lattice points (faces, edges,
+/// corners) and inside, along lattice directions; random origins aimed at random points; and,
+/// for every body in `aims`, a ray aimed at its box's centre or grazing its box.
+fn rays<T: Real, const D: usize>(
+    rng: &mut StdRng,
+    lo: f64,
+    hi: f64,
+    shift: f64,
+    count: usize,
+) -> Vec<Ray<T, D>> {
+    let mut out = Vec::new();
+    while out.len() < count {
+        let span = hi - lo;
+        let origin = match rng.random_range(0..3) {
+            // A lattice point, possibly just outside the scene.
+            0 => SVector::<f64, D>::from_fn(|_, _| {
+                (lo - 2.0 + rng.random_range(0..(span as usize + 5)) as f64).min(hi + 2.0)
+            }),
+            1 => SVector::<f64, D>::from_fn(|_, _| rng.random_range(lo - 1.0..hi + 1.0)),
+            _ => unit::<D>(rng) * (span * 2.0) + SVector::repeat(0.5 * (lo + hi)),
+        };
+        let dir = if rng.random_bool(0.5) {
+            lattice_dir::<D>(rng)
+        } else {
+            let aim = SVector::<f64, D>::from_fn(|_, _| rng.random_range(lo..hi));
+            aim - origin
+        };
+        let origin = origin + SVector::repeat(shift);
+        if let Ok(ray) = Ray::new(of::<T, D>(origin), dir.map(T::from_wide)) {
+            out.push(ray);
+        }
+    }
+    out
+}
+
+/// Checks every query of `scene` on rays and points made for the region `[lo, hi]` shifted by
+/// `shift`, then moves some bodies (`moved`) and checks again, and once more after a rebuild.
+fn check_scene<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
+    mut scene: Scene<T, D, S>,
+    rng: &mut StdRng,
+    (lo, hi, shift): (f64, f64, f64),
+    rays_per_round: usize,
+    moved: impl Fn(&mut StdRng, &S) -> S,
+    label: &str,
+) {
+    let ball = T::from_wide(rng.random_range(0.05..0.6));
+    for round in 0..3 {
+        for ray in rays::<T, D>(rng, lo, hi, shift, rays_per_round) {
+            let max =
+                [f64::INFINITY, rng.random_range(0.0..(hi - lo)), 0.0][rng.random_range(0..3)];
+            check_ray(&scene, &ray, T::from_wide(max), ball, label);
+        }
+        for _ in 0..rays_per_round / 2 {
+            let p = if rng.random_bool(0.5) {
+                SVector::<f64, D>::from_fn(|_, _| {
+                    lo + rng.random_range(0..((hi - lo) as usize + 1)) as f64
+                })
+            } else {
+                SVector::<f64, D>::from_fn(|_, _| rng.random_range(lo - 1.0..hi + 1.0))
+            };
+            check_point(&scene, &of::<T, D>(p + SVector::repeat(shift)), label);
+        }
+        // The batch against the single casts.
+        let batch = rays::<T, D>(rng, lo, hi, shift, 37);
+        let mut hits = vec![None; batch.len()];
+        scene.cast_rays(&batch, T::from_wide(f64::INFINITY), &mut hits);
+        for (ray, hit) in batch.iter().zip(&hits) {
+            let single = scene.cast_ray(ray, T::from_wide(f64::INFINITY));
+            assert_eq!(
+                body_hit_bits(hit),
+                body_hit_bits(&single),
+                "{label}: cast_rays"
+            );
+        }
+        #[cfg(feature = "rayon")]
+        {
+            let mut par = vec![None; batch.len()];
+            scene.cast_rays_par(&batch, T::from_wide(f64::INFINITY), &mut par);
+            assert!(
+                par.iter()
+                    .zip(&hits)
+                    .all(|(a, b)| body_hit_bits(a) == body_hit_bits(b))
+            );
+        }
+        // Move a tenth of the bodies; the last round checks a rebuilt hierarchy.
+        if round == 0 {
+            for _ in 0..(scene.len() / 10).max(1) {
+                let id = rng.random_range(0..scene.len());
+                let body = moved(rng, &scene.bodies()[id]);
+                scene.set_body(id, body);
+            }
+        } else if round == 1 {
+            scene.rebuild();
+        }
+    }
+}
+
+fn sphere<T: Real, const D: usize>(c: SVector<f64, D>, r: f64) -> Sphere<T, D> {
+    Sphere::new(of(c), T::from_wide(r)).unwrap()
+}
+
+fn cube<T: Real, const D: usize>(min: SVector<f64, D>, size: SVector<f64, D>) -> Aabb<T, D> {
+    Aabb::new(of(min), of(min + size)).unwrap()
+}
+
+/// A lattice of unit boxes sharing faces (a few left out), `shift` from the origin.
+fn lattice<T: Real, const D: usize>(rng: &mut StdRng, n: usize, shift: f64) -> Vec<Aabb<T, D>> {
+    let cells = n.pow(D as u32);
+    (0..cells)
+        .filter(|_| rng.random_bool(0.85))
+        .map(|k| {
+            let min = SVector::<f64, D>::from_fn(|i, _| ((k / n.pow(i as u32)) % n) as f64 + shift);
+            cube(min, SVector::repeat(1.0))
+        })
+        .collect()
+}
+
+fn move_box<T: Real, const D: usize>(rng: &mut StdRng, b: &Aabb<T, D>) -> Aabb<T, D> {
+    let step = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-2..=2) as f64);
+    let min = b.min().coords.map(|v| v.to_wide()) + step;
+    let max = b.max().coords.map(|v| v.to_wide()) + step;
+    Aabb::new(of(min), of(max)).unwrap()
+}
+
+fn lattice_scenes<T: Real, const D: usize>(seed: u64, shift: f64) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let n = if D == 2 { 12 } else { 6 };
+    let scene: Scene<T, D, Aabb<T, D>> = Scene::new(lattice(rng, n, shift));
+    let region = (0.0, n as f64, shift);
+    check_scene(scene, rng, region, 150, move_box, "lattice");
+}
+
+/// Spheres, boxes and ellipsoids: duplicates, bodies nested in others, flat boxes, thin
+/// ellipsoids, mixed in one scene of `Body`.
+fn mixed_scenes<T: Real, const D: usize>(seed: u64, shift: f64)
+where
+    Rotation<D>: Rotated<T, D>,
+{
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let mut bodies: Vec<Body<T, D>> = Vec::new();
+    let around = |rng: &mut StdRng| SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..10.0));
+    for _ in 0..60 {
+        let c = around(rng) + SVector::repeat(shift);
+        let body: Body<T, D> = match rng.random_range(0..5) {
+            0 => sphere(c, rng.random_range(0.2..1.5)).into(),
+            1 => cube(c, SVector::from_fn(|_, _| rng.random_range(0.1..2.0))).into(),
+            // A flat box: one extent zero.
+            2 => {
+                let mut size = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.5..2.0));
+                size[rng.random_range(0..D)] = 0.0;
+                cube(c, size).into()
+            }
+            // A thin ellipsoid, rotated.
+            3 => {
+                let mut axes = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.5..2.0));
+                axes[rng.random_range(0..D)] /= 1000.0;
+                let rotation = Rotation::<D>::random(rng);
+                Ellipsoid::oriented(of(c), axes.map(T::from_wide), rotation)
+                    .unwrap()
+                    .into()
+            }
+            _ => Ellipsoid::new(
+                of(c),
+                SVector::from_fn(|_, _| T::from_wide(rng.random_range(0.3..1.5))),
+            )
+            .unwrap()
+            .into(),
+        };
+        bodies.push(body);
+        // Duplicates (exact ties) and nested bodies.
+        if rng.random_bool(0.2) {
+            bodies.push(body);
+        }
+        if rng.random_bool(0.2) {
+            let inner = sphere::<T, D>(c, 0.05);
+            bodies.push(inner.into());
+        }
+    }
+    let scene: Scene<T, D> = Scene::new(bodies);
+    let moved = |rng: &mut StdRng, b: &Body<T, D>| -> Body<T, D> {
+        let step = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-3.0..3.0));
+        match b {
+            Body::Sphere(s) => sphere(
+                s.center().coords.map(|v| v.to_wide()) + step,
+                s.radius().to_wide(),
+            )
+            .into(),
+            Body::Aabb(a) => move_box(rng, a).into(),
+            Body::Ellipsoid(_) => sphere(step.map(|v| v.abs()) * 3.0, 0.7).into(),
+        }
+    };
+    check_scene(scene, rng, (0.0, 11.0, shift), 120, moved, "mixed");
+}
+
+/// Ten thousand spheres, with rays aimed at their silhouettes as well as anywhere.
+fn many_spheres<T: Real, const D: usize>(seed: u64) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let size = 60.0;
+    let spheres: Vec<Sphere<T, D>> = (0..10_000)
+        .map(|_| {
+            let c = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..size));
+            sphere(c, rng.random_range(0.1..0.8))
+        })
+        .collect();
+    let scene: Scene<T, D, Sphere<T, D>> = Scene::new(spheres.clone());
+    // Grazing rays: tangent to a sphere, give or take a part in 10^6 of its radius.
+    for _ in 0..60 {
+        let s = &spheres[rng.random_range(0..spheres.len())];
+        let c = s.center().coords.map(|v| v.to_wide());
+        let r = s.radius().to_wide();
+        let along = unit::<D>(rng);
+        let mut side = unit::<D>(rng);
+        side -= along * along.dot(&side);
+        let side = side.normalize() * r * (1.0 + rng.random_range(-1e-6..1e-6));
+        let origin = c + side - along * rng.random_range(1.0..30.0);
+        let ray = Ray::new(of::<T, D>(origin), along.map(T::from_wide)).unwrap();
+        check_ray(
+            &scene,
+            &ray,
+            T::from_wide(f64::INFINITY),
+            T::from_wide(0.3),
+            "grazing",
+        );
+    }
+    let moved = |rng: &mut StdRng, s: &Sphere<T, D>| {
+        let step = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-5.0..5.0));
+        sphere(
+            s.center().coords.map(|v| v.to_wide()) + step,
+            s.radius().to_wide(),
+        )
+    };
+    check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
+}
+
+/// Random rotations in either dimension.
+trait Rotated<T: Real, const D: usize> {
+    fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, D>;
+}
+
+/// The rotations of dimension `D`.
+struct Rotation<const D: usize>;
+
+impl<T: Real> Rotated<T, 2> for Rotation<2> {
+    fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, 2> {
+        let r = Rotation2::new(rng.random_range(0.0..6.3f64));
+        raysweep::nalgebra::Rotation::from_matrix_unchecked(r.matrix().map(T::from_wide))
+    }
+}
+
+impl<T: Real> Rotated<T, 3> for Rotation<3> {
+    fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, 3> {
+        let axis = unit::<3>(rng);
+        let r = Rotation3::new(axis * rng.random_range(0.0..3.1f64));
+        raysweep::nalgebra::Rotation::from_matrix_unchecked(r.matrix().map(T::from_wide))
+    }
+}
+
+#[test]
+fn lattice_boxes_sharing_faces_f32() {
+    lattice_scenes::<f32, 2>(1, 0.0);
+    lattice_scenes::<f32, 3>(2, 0.0);
+    lattice_scenes::<f32, 3>(3, 4096.0);
+}
+
+#[test]
+fn lattice_boxes_sharing_faces_f64() {
+    lattice_scenes::<f64, 2>(4, 0.0);
+    lattice_scenes::<f64, 3>(5, 0.0);
+    lattice_scenes::<f64, 3>(6, 1e8);
+}
+
+#[test]
+fn mixed_nested_duplicate_flat_and_thin_bodies() {
+    mixed_scenes::<f32, 2>(7, 0.0);
+    mixed_scenes::<f32, 3>(8, 1e4);
+    mixed_scenes::<f64, 2>(9, 0.0);
+    mixed_scenes::<f64, 3>(10, 1e8);
+}
+
+#[test]
+fn ten_thousand_spheres() {
+    many_spheres::<f32, 3>(11);
+    many_spheres::<f64, 3>(12);
+    many_spheres::<f64, 2>(13);
+}
+
+#[test]
+fn an_empty_scene_answers_nothing() {
+    let scene: Scene<f64> = Scene::new(Vec::new());
+    assert!(scene.is_empty());
+    let ray = Ray::new(Point::origin(), SVector::<f64, 3>::x()).unwrap();
+    assert_eq!(scene.cast_ray(&ray, f64::INFINITY), None);
+    assert!(!scene.hits_any(&ray, f64::INFINITY));
+    let mut spans = Vec::new();
+    scene.ray_spans(&ray, &mut spans);
+    assert!(spans.is_empty());
+}
+
+#[test]
+#[should_panic(expected = "set_body: no body 3 in a scene of 1")]
+fn set_body_refuses_an_id_beyond_the_bodies() {
+    let mut scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![sphere(SVector::zeros(), 1.0)]);
+    scene.set_body(3, sphere(SVector::zeros(), 1.0));
+}
+
+#[test]
+fn bad_radii_and_distances_give_nothing() {
+    let scene: Scene<f32, 3, Sphere<f32>> = Scene::new(vec![sphere(SVector::zeros(), 1.0)]);
+    let ray = Ray::new(of::<f32, 3>(SVector::from([-5.0, 0.0, 0.0])), SVector::x()).unwrap();
+    for bad in [f32::NAN, -1.0, f32::INFINITY] {
+        assert_eq!(scene.cast_sphere(&ray, bad, 10.0), None, "radius {bad}");
+        let mut spans = Vec::new();
+        scene.sphere_spans(&ray, bad, &mut spans);
+        assert!(spans.is_empty());
+    }
+    for bad in [f32::NAN, -1.0] {
+        assert_eq!(scene.cast_ray(&ray, bad), None, "max {bad}");
+        assert!(!scene.hits_any(&ray, bad));
+    }
+}
+
+#[test]
+fn equal_distances_go_to_the_lowest_id_across_leaves() {
+    // More copies of one sphere than a leaf holds, shuffled among others: every copy is hit at
+    // the same distance, and the first copy's id wins, wherever the hierarchy put it.
+    let rng = &mut StdRng::seed_from_u64(14);
+    let mut bodies: Vec<Sphere<f64, 3>> = (0..200)
+        .map(|_| sphere(SVector::from_fn(|_, _| rng.random_range(10.0..40.0)), 0.5))
+        .collect();
+    let copy = sphere(SVector::from([0.0, 0.0, 5.0]), 1.0);
+    let mut ids = Vec::new();
+    for _ in 0..40 {
+        let at = rng.random_range(0..bodies.len());
+        bodies.insert(at, copy);
+    }
+    for (id, b) in bodies.iter().enumerate() {
+        if *b == copy {
+            ids.push(id);
+        }
+    }
+    let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(bodies);
+    let ray = Ray::new(Point::origin(), SVector::<f64, 3>::z()).unwrap();
+    let hit = scene.cast_ray(&ray, f64::INFINITY).unwrap();
+    assert_eq!((hit.body, hit.hit.distance), (ids[0], 4.0));
+    let hit = scene.cast_sphere(&ray, 0.5, f64::INFINITY).unwrap();
+    assert_eq!((hit.body, hit.hit.distance), (ids[0], 3.5));
+    let mut spans = Vec::new();
+    scene.ray_spans(&ray, &mut spans);
+    assert_eq!(spans.iter().map(|s| s.body).collect::<Vec<_>>(), ids);
+}
