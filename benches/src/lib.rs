@@ -89,3 +89,21 @@ pub fn rays<T: Width>(pairs: &[([f64; 3], [f64; 3])]) -> Vec<Ray<T>> {
         .map(|&(o, d)| Ray::new(p3(o), v3(d)).expect("a finite origin and a non-zero direction"))
         .collect()
 }
+
+/// The scene benchmarks' spheres: `n` centres uniform in a cube, all of radius 1, the cube's side
+/// chosen so that the balls fill 10 % of it (overlaps allowed). Returns the centres and the side.
+pub fn sphere_cloud(n: usize) -> (Vec<[f64; 3]>, f64) {
+    let side = (n as f64 * 4.0 / 3.0 * core::f64::consts::PI / 0.1).cbrt();
+    let mut rng = StdRng::seed_from_u64(0x5ce4e);
+    let centres = (0..n).map(|_| in_cube(&mut rng, side / 2.0)).collect();
+    (centres, side)
+}
+
+/// `count` (origin, direction) pairs with origins uniform in the cube of side `side` around the
+/// origin and isotropic unit directions.
+pub fn rays_in_cube(count: usize, side: f64) -> Vec<([f64; 3], [f64; 3])> {
+    let mut rng = StdRng::seed_from_u64(0x0ad1_a7e0);
+    (0..count)
+        .map(|_| (in_cube(&mut rng, side / 2.0), unit_vector(&mut rng)))
+        .collect()
+}

@@ -37,8 +37,9 @@ use probe::Probe;
 /// The hierarchy skips a node only where none of its bodies could answer (the argument is in
 /// `src/scene/probe.rs`). It relies on one property of the bodies' casts, which raysweep's shapes
 /// have and a user's `S` must have too: the point at a distance a cast reports (or at which
-/// `contains` holds) lies in the body's [`Shape::aabb`](crate::Shape::aabb), to within `2^-20` of
-/// the coordinates' magnitudes (and the ball's radius, for sphere casts).
+/// `contains` holds) lies in the body's [`Shape::aabb`](crate::Shape::aabb), to within `2^-20`
+/// (`f32`) or `2^-38` (`f64`) of the coordinates' magnitudes (and the ball's radius, for sphere
+/// casts).
 ///
 /// # Example
 ///

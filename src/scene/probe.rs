@@ -7,23 +7,25 @@
 //! margin, `tests/scene.rs` checks it, and a user's shape must have it too): **the point at a
 //! reported distance lies in the body's box.** Where a body's cast reports distance `d` (or a
 //! span end `d`, or `contains` holds at a point), the point `o + d·n̂` lies within the body's
-//! [`Shape::aabb`](crate::Shape::aabb) grown on each axis `i` by `2^-20·(|oᵢ| + |bᵢ|)`, for the
+//! [`Shape::aabb`](crate::Shape::aabb) grown on each axis `i` by `τ·(|oᵢ| + |bᵢ|)`, for the
 //! larger magnitude `|bᵢ|` of the box's bounds on that axis, and, for a sphere cast, by the ball's
-//! radius. For raysweep's shapes the contact point lies in the box and the distance is within
-//! the precision targets of the exact one (`docs/precision.md`): an `f32` ulp is `2^-23` relative,
-//! an `f64` one `2^-52`, and the margin is `2^-20` of the coordinates' magnitudes.
+//! radius; `τ` is `2^-20` for `f32` and `2^-38` for `f64`. For raysweep's shapes the contact point
+//! lies in the box and the distance is within the precision targets of the exact one
+//! (`docs/precision.md`): an `f32` result is within an ulp, `2^-23` relative, and an `f64` one
+//! within a few ulps of `2^-52` where it is well conditioned; `2^-38` leaves room for `2^14` ulps.
 //!
-//! A node's box holds its bodies' boxes exactly (minima and maxima of the same values). The probe
-//! grows it by [`SLACK`]` = 2^-18` of the same magnitudes, plus the radius, and clips the line
-//! against it in `f64`, in the slab method's way: `(bound − oᵢ)·(1/nᵢ)` per axis, and for
-//! `nᵢ = 0` whether `oᵢ` lies between the grown bounds, decided by comparisons. Each quotient has
-//! three roundings, a relative error below `2^-51` of `(|bound| + |oᵢ|)/|nᵢ|`, which the grown
-//! margin (at least `2^-18 − 2^-20` of that, in the parameter) exceeds by `2^32`. So:
+//! A node's box holds its bodies' boxes grown by [`slack`]` = 4τ` of their bounds' magnitudes
+//! (`src/scene/bvh.rs`), rounded outward. The probe grows it by `4τ·|oᵢ|` more, plus the radius,
+//! and clips the line against it in `f64`, in the slab method's way: `(bound − oᵢ)·(1/nᵢ)` per
+//! axis, and for `nᵢ = 0` whether `oᵢ` lies between the grown bounds, decided by comparisons.
+//! Each quotient has three roundings, a relative error below `2^-51` of
+//! `(|bound| + |oᵢ|)/|nᵢ|`, which the growth beyond `τ` (at least `3τ/2` of that, in the
+//! parameter) exceeds by `2^13` or more. So:
 //!
-//! - where the probe finds that the line misses the grown box, it misses each body's grown box,
-//!   and no body of the node reports a span, a hit or a contact;
-//! - the probe's entry is at most the parameter at which the line enters any body's grown box,
-//!   so a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`,
+//! - where the probe finds that the line misses the grown box, it misses each body's box grown by
+//!   `τ`, and no body of the node reports a span, a hit or a contact;
+//! - the probe's entry is at most the parameter at which the line enters any body's box grown by
+//!   `τ`, so a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`,
 //!   unit within `2^-22`, is `d/|n|`) is at least the entry times `1 − 2^-20` ([`Probe::lower`]);
 //!   a node whose lower bound exceeds the best distance so far (strictly: equal distances are
 //!   still visited, for the lowest id) holds no better hit;
@@ -31,16 +33,12 @@
 //!   no body of the node reports a hit ahead of it, nor one that starts inside.
 //!
 //! The probe also takes a point ([`contains`]): a body whose `contains` holds at `p` has `p` in
-//! its box, grown as above.
+//! its box grown by `τ`.
 
 use crate::ray::Ray;
 use crate::real::Real;
 
-use super::bvh::Node;
-
-/// How much a probe grows a node's box, relative to the magnitudes of the line's origin and the
-/// box's bounds on each axis: `2^-18`.
-pub(crate) const SLACK: f64 = 1.0 / 262_144.0;
+use super::bvh::{Node, slack};
 
 /// How much below a probe's entry a body's distance may be, relative (`2^-20`): the stored
 /// direction's length and the body's own rounding.
@@ -52,7 +50,7 @@ pub(crate) struct Probe<const D: usize> {
     o: [f64; D],
     n: [f64; D],
     inv: [f64; D],
-    /// `SLACK·|oᵢ|`, plus the radius the boxes grow by.
+    /// The probe's share of the growth on each axis: `slack·|oᵢ|` and the radius.
     margin: [f64; D],
 }
 
@@ -66,7 +64,7 @@ impl<const D: usize> Probe<D> {
             o,
             n,
             inv: n.map(|c| 1.0 / c),
-            margin: o.map(|c| SLACK * c.abs() + radius),
+            margin: o.map(|c| slack::<T>() * c.abs() + radius),
         }
     }
 
@@ -76,9 +74,8 @@ impl<const D: usize> Probe<D> {
     pub(crate) fn stretch<T: Real>(&self, node: &Node<T, D>) -> Option<(f64, f64)> {
         let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
         for i in 0..D {
-            let (lo, hi) = (node.min[i].to_wide(), node.max[i].to_wide());
-            let grow = self.margin[i] + SLACK * lo.abs().max(hi.abs());
-            let (lo, hi) = (lo - grow, hi + grow);
+            let lo = node.min[i].to_wide() - self.margin[i];
+            let hi = node.max[i].to_wide() + self.margin[i];
             if self.n[i] == 0.0 {
                 if !(lo <= self.o[i] && self.o[i] <= hi) {
                     return None;
@@ -87,8 +84,13 @@ impl<const D: usize> Probe<D> {
             }
             let to_lo = (lo - self.o[i]) * self.inv[i];
             let to_hi = (hi - self.o[i]) * self.inv[i];
-            enter = enter.max(to_lo.min(to_hi));
-            exit = exit.min(to_lo.max(to_hi));
+            let (near, far) = if to_lo < to_hi {
+                (to_lo, to_hi)
+            } else {
+                (to_hi, to_lo)
+            };
+            enter = if near > enter { near } else { enter };
+            exit = if far < exit { far } else { exit };
         }
         (enter <= exit).then_some((enter, exit))
     }
@@ -100,13 +102,12 @@ impl<const D: usize> Probe<D> {
     }
 }
 
-/// Whether `p` lies in the node's box grown as for a probe: where it does not, no body of the
-/// node contains it.
+/// Whether `p` lies in the node's box grown as for a probe from `p`: where it does not, no body
+/// of the node contains it.
 #[inline(always)]
 pub(crate) fn contains<T: Real, const D: usize>(node: &Node<T, D>, p: &[f64; D]) -> bool {
     (0..D).all(|i| {
-        let (lo, hi) = (node.min[i].to_wide(), node.max[i].to_wide());
-        let grow = SLACK * (p[i].abs() + lo.abs().max(hi.abs()));
-        lo - grow <= p[i] && p[i] <= hi + grow
+        let grow = slack::<T>() * p[i].abs();
+        node.min[i].to_wide() - grow <= p[i] && p[i] <= node.max[i].to_wide() + grow
     })
 }
