@@ -1,6 +1,7 @@
 //! Renders a scene of spheres, oriented ellipsoids and boxes by ray casting: shading from the
-//! normals, shadows from shadow rays, a mirror ball, and the trajectories of three balls thrown
-//! into the scene with sphere casts, each drawn where it stops on contact.
+//! normals, shadows from shadow rays, a mirror ball, three thousand pebbles strewn over the floor,
+//! and the trajectories of three balls thrown into the scene with sphere casts, each drawn where
+//! it stops on contact. Every ray goes through one `raysweep::Scene` of all the bodies.
 //!
 //! `cargo run --release --example render [OUT.png]` (default `render.png`).
 
@@ -8,8 +9,10 @@ use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point3, Rotation3, Unit, Vector3};
-use raysweep::{Aabb, Cast, Ellipsoid, Error, Hit, Ray, Sphere};
+use raysweep::{Aabb, Body, Ellipsoid, Error, Hit, Ray, Scene, Sphere};
 
 const WIDTH: usize = 1200;
 const HEIGHT: usize = 800;
@@ -27,13 +30,13 @@ enum Finish {
     Checker,
 }
 
-struct Object {
-    shape: Box<dyn Cast<f64> + Sync>,
-    finish: Finish,
-}
+/// How many pebbles lie on the floor.
+const PEBBLES: usize = 3000;
 
-struct Scene {
-    objects: Vec<Object>,
+/// The bodies, each with its finish (by the body's id), and the sun.
+struct World {
+    bodies: Scene<f64>,
+    finishes: Vec<Finish>,
     sun: Unit<Vector3<f64>>,
 }
 
@@ -41,21 +44,12 @@ fn rgb(r: f64, g: f64, b: f64) -> Colour {
     Colour::new(r, g, b)
 }
 
-impl Scene {
-    /// The nearest hit of a ray among all objects.
-    fn trace(&self, ray: &Ray<f64>, max: f64) -> Option<(Hit<f64>, &Object)> {
-        self.objects
-            .iter()
-            .filter_map(|o| o.shape.cast_ray(ray, max).map(|h| (h, o)))
-            .min_by(|a, b| a.0.distance.total_cmp(&b.0.distance))
-    }
-
-    /// The first contact of a ball of `radius` moving along `ray`, among all objects.
-    fn sweep(&self, ray: &Ray<f64>, radius: f64) -> Option<Hit<f64>> {
-        self.objects
-            .iter()
-            .filter_map(|o| o.shape.cast_sphere(ray, radius, f64::INFINITY))
-            .min_by(|a, b| a.distance.total_cmp(&b.distance))
+impl World {
+    /// The nearest hit of a ray among all bodies, and the finish there.
+    fn trace(&self, ray: &Ray<f64>, max: f64) -> Option<(Hit<f64>, Finish)> {
+        self.bodies
+            .cast_ray(ray, max)
+            .map(|h| (h.hit, self.finishes[h.body]))
     }
 
     fn sky(&self, dir: &Vector3<f64>) -> Colour {
@@ -68,7 +62,7 @@ impl Scene {
 
     /// The colour seen along `ray`, following mirrors `depth` times.
     fn shade(&self, ray: &Ray<f64>, depth: u32) -> Colour {
-        let Some((hit, object)) = self.trace(ray, f64::INFINITY) else {
+        let Some((hit, finish)) = self.trace(ray, f64::INFINITY) else {
             return self.sky(ray.dir());
         };
         let n = hit.normal.into_inner();
@@ -77,11 +71,11 @@ impl Scene {
         let lift = 1e-9 * (1.0 + hit.point.coords.amax());
         let from = hit.point + n * lift;
         let lit = Ray::new(from, self.sun.into_inner())
-            .map(|shadow| self.trace(&shadow, f64::INFINITY).is_none())
+            .map(|shadow| !self.bodies.hits_any(&shadow, f64::INFINITY))
             .unwrap_or(true);
         let diffuse = n.dot(&self.sun).max(0.0) * if lit { 1.0 } else { 0.0 };
         let ambient = 0.25 + 0.1 * n.y;
-        let (albedo, shine) = match object.finish {
+        let (albedo, shine) = match finish {
             Finish::Matte(c) => (c, 0.0),
             Finish::Glossy(c) => (c, 0.5),
             Finish::Checker => {
@@ -115,14 +109,55 @@ impl Scene {
     }
 }
 
-fn object(shape: impl Cast<f64> + Sync + 'static, finish: Finish) -> Object {
-    Object {
-        shape: Box::new(shape),
-        finish,
+fn object(body: impl Into<Body<f64>>, finish: Finish) -> (Body<f64>, Finish) {
+    (body.into(), finish)
+}
+
+/// Pebbles strewn over the floor around the scene: small balls, boxes and flat ellipsoids.
+fn pebbles() -> Result<Vec<(Body<f64>, Finish)>, Error> {
+    let rng = &mut StdRng::seed_from_u64(7);
+    let mut out = Vec::with_capacity(PEBBLES);
+    while out.len() < PEBBLES {
+        let (x, z) = (rng.random_range(-30.0..30.0), rng.random_range(-40.0..9.0));
+        if f64::hypot(x, z) < 6.0 {
+            continue;
+        }
+        let size = rng.random_range(0.06..0.22);
+        let shade = rng.random_range(0.45..0.8);
+        let colour = rgb(shade, shade * rng.random_range(0.85..1.0), shade * 0.8);
+        let pebble: Body<f64> = match rng.random_range(0..3) {
+            0 => Sphere::new(Point3::new(x, size, z), size)?.into(),
+            1 => Aabb::from_center(
+                Point3::new(x, size * 0.6, z),
+                Vector3::new(size, size * 0.6, size),
+            )?
+            .into(),
+            _ => Ellipsoid::oriented(
+                Point3::new(x, size * 0.4, z),
+                Vector3::new(size * 1.6, size * 0.4, size),
+                Rotation3::from_axis_angle(
+                    &Vector3::y_axis(),
+                    rng.random_range(0.0..std::f64::consts::PI),
+                ),
+            )?
+            .into(),
+        };
+        out.push((pebble, Finish::Matte(colour)));
+    }
+    Ok(out)
+}
+
+/// The world of `objects`, with one scene over all their bodies.
+fn world(objects: Vec<(Body<f64>, Finish)>) -> World {
+    let (bodies, finishes): (Vec<_>, Vec<_>) = objects.into_iter().unzip();
+    World {
+        bodies: Scene::new(bodies),
+        finishes,
+        sun: sun(),
     }
 }
 
-fn scene() -> Result<Scene, Error> {
+fn scene() -> Result<World, Error> {
     let turn = |axis: [f64; 3], angle: f64| {
         Rotation3::from_axis_angle(&Unit::new_normalize(Vector3::from(axis)), angle)
     };
@@ -206,16 +241,15 @@ fn scene() -> Result<Scene, Error> {
             rgb(0.2, 0.8, 0.85),
         ),
     ];
-    let landed = Scene {
-        objects,
-        sun: sun(),
-    };
+    objects.extend(pebbles()?);
+    let landed = world(objects.clone());
     let mut balls = Vec::new();
     for (start, heading, radius, colour) in throws {
         let flight = Ray::new(start, heading)?;
         let stop = landed
-            .sweep(&flight, radius)
-            .map_or(12.0, |hit| hit.distance);
+            .bodies
+            .cast_sphere(&flight, radius, f64::INFINITY)
+            .map_or(12.0, |hit| hit.hit.distance);
         balls.push(object(
             Sphere::new(flight.at(stop), radius)?,
             Finish::Glossy(colour),
@@ -228,12 +262,8 @@ fn scene() -> Result<Scene, Error> {
             ));
         }
     }
-    objects = landed.objects;
     objects.extend(balls);
-    Ok(Scene {
-        objects,
-        sun: sun(),
-    })
+    Ok(world(objects))
 }
 
 fn sun() -> Unit<Vector3<f64>> {
@@ -326,8 +356,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     encoder.set_depth(png::BitDepth::Eight);
     encoder.write_header()?.write_image_data(&image)?;
     eprintln!(
-        "rendered {WIDTH}×{HEIGHT} with {} objects in {:.2} s on {threads} threads: {out}",
-        scene.objects.len(),
+        "rendered {WIDTH}×{HEIGHT} with {} bodies in {:.2} s on {threads} threads: {out}",
+        scene.bodies.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
