@@ -22,6 +22,9 @@ const MIN_SPLIT: usize = 4;
 /// How many bins the SAH sweeps per axis.
 const BINS: usize = 16;
 
+/// Nodes of more bodies than this bin one axis only, the longest extent of their centroids.
+const ONE_AXIS: usize = 1024;
+
 /// The depth beyond which a node is split at its median instead: a bound on the depth (and the
 /// traversal's stack), whatever the bodies' layout.
 const SAH_DEPTH: usize = 40;
@@ -43,14 +46,16 @@ pub(crate) fn slack<T: Real>() -> f64 {
 }
 
 /// A node: its box, and either its two children (`count == 0`; they are `start` and `start + 1`)
-/// or its bodies (`order[start..start + count]`).
+/// or its bodies (`order[start..start + count]`). Aligned to 32 bytes, so that an `f32` node is 32
+/// bytes and a pair of children (which start at an even index: an unused node follows the root)
+/// one 64-byte cache line: the traversal reads both children of a node at once.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
 pub(crate) struct Node<T, const D: usize> {
     pub(crate) min: [T; D],
     pub(crate) max: [T; D],
     pub(crate) start: u32,
     pub(crate) count: u32,
-    parent: u32,
 }
 
 /// A hierarchy over bodies `0..n`.
@@ -58,6 +63,8 @@ pub(crate) struct Node<T, const D: usize> {
 pub(crate) struct Bvh<T, const D: usize> {
     /// The nodes, the root first (none for no bodies).
     pub(crate) nodes: Vec<Node<T, D>>,
+    /// Each node's parent (`u32::MAX` for the root), for refits.
+    parents: Vec<u32>,
     /// Body ids, each leaf's contiguous.
     pub(crate) order: Vec<u32>,
     /// The leaf that holds each body.
@@ -154,15 +161,17 @@ impl<T: Real, const D: usize> Bvh<T, D> {
             })
             .collect();
         let mut nodes: Vec<Node<T, D>> = Vec::with_capacity(boxes.len() / 2 + 1);
-        let blank = |parent: u32| Node {
+        let mut parents: Vec<u32> = Vec::with_capacity(boxes.len() / 2 + 1);
+        let blank = Node {
             min: [T::zero(); D],
             max: [T::zero(); D],
             start: 0,
             count: 0,
-            parent,
         };
         if !items.is_empty() {
-            nodes.push(blank(u32::MAX));
+            // The root, and the unused node that puts every pair of children at an even index.
+            nodes.extend([blank; 2]);
+            parents.extend([u32::MAX; 2]);
             // (node, first item, item count, depth)
             let mut work = Vec::with_capacity(2 * MAX_DEPTH);
             work.push((0usize, 0usize, items.len(), 0usize));
@@ -181,8 +190,8 @@ impl<T: Real, const D: usize> Bvh<T, D> {
                     }
                     Some(left) => {
                         let child = nodes.len();
-                        nodes.push(blank(node as u32));
-                        nodes.push(blank(node as u32));
+                        nodes.extend([blank; 2]);
+                        parents.extend([node as u32; 2]);
                         nodes[node].start = child as u32;
                         work.push((child, first, left, depth + 1));
                         work.push((child + 1, first + left, count - left, depth + 1));
@@ -201,8 +210,10 @@ impl<T: Real, const D: usize> Bvh<T, D> {
             }
         }
         nodes.shrink_to_fit();
+        parents.shrink_to_fit();
         Bvh {
             nodes,
+            parents,
             order,
             leaf_of,
         }
@@ -237,16 +248,18 @@ impl<T: Real, const D: usize> Bvh<T, D> {
                 self.nodes[node].min = bounds.min.map(T::from_wide);
                 self.nodes[node].max = bounds.max.map(T::from_wide);
             }
-            if n.parent == u32::MAX {
+            let parent = self.parents[node];
+            if parent == u32::MAX {
                 return;
             }
-            node = n.parent as usize;
+            node = parent as usize;
         }
     }
 
     /// The memory the hierarchy holds, in bytes.
     pub(crate) fn bytes(&self) -> usize {
         self.nodes.capacity() * core::mem::size_of::<Node<T, D>>()
+            + self.parents.capacity() * 4
             + self.order.capacity() * 4
             + self.leaf_of.capacity() * 4
     }
@@ -257,7 +270,7 @@ impl<T: Real, const D: usize> Bvh<T, D> {
 /// `None` for a leaf.
 ///
 /// Binned SAH on the centroids: each axis's centroid extent in [`BINS`] bins, all axes in one
-/// pass, the best of the planes between them by `C_trav + (A_l·N_l + A_r·N_r)/A` against a leaf's
+/// pass (the longest only, above [`ONE_AXIS`] bodies), the best of the planes between them by `C_trav + (A_l·N_l + A_r·N_r)/A` against a leaf's
 /// `N` (a node costs about one body test to traverse). A leaf where it holds at most
 /// [`MIN_SPLIT`] bodies, or where no plane beats it and it holds at most [`MAX_LEAF`]; the median
 /// of the longest centroid axis beyond [`SAH_DEPTH`], where the centroids coincide, or where no
@@ -287,8 +300,11 @@ fn split<const D: usize>(
     if !(extent(longest) > 0.0) || depth >= SAH_DEPTH {
         return median(range);
     }
+    // Large nodes bin their longest centroid axis only: a third of the work where most of it
+    // lies, for a split the other axes seldom beat on bodies spread through space.
+    let binned = |a: usize| extent(a) > 0.0 && (range.len() <= ONE_AXIS || a == longest);
     let scale: [f64; D] = core::array::from_fn(|a| {
-        if extent(a) > 0.0 {
+        if binned(a) {
             BINS as f64 / extent(a)
         } else {
             0.0
@@ -298,15 +314,17 @@ fn split<const D: usize>(
     let mut bins = [[(Bounds::<D>::EMPTY, 0usize); BINS]; D];
     for item in range.iter() {
         for (a, axis_bins) in bins.iter_mut().enumerate() {
-            let bin = &mut axis_bins[bin_of(item.centre[a], a)];
-            bin.0.grow(&item.min, &item.max);
-            bin.1 += 1;
+            if binned(a) {
+                let bin = &mut axis_bins[bin_of(item.centre[a], a)];
+                bin.0.grow(&item.min, &item.max);
+                bin.1 += 1;
+            }
         }
     }
     let parent_area = bounds.area().max(f64::MIN_POSITIVE);
     let mut best: Option<(f64, usize, usize)> = None; // (cost, axis, last bin on the left)
     for (a, axis_bins) in bins.iter().enumerate() {
-        if !(extent(a) > 0.0) {
+        if !binned(a) {
             continue;
         }
         // Areas and counts left of each plane, then right of it.
