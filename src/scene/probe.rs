@@ -4,7 +4,7 @@
 //! # Why a skipped node holds no answer
 //!
 //! A scene relies on one property of its bodies' casts (the crate's shapes have it with a wide
-//! margin, `tests/scene.rs` checks it, and a user's shape must have it too): **the point at a
+//! margin, `tests/suite/scene.rs` checks it, and a user's shape must have it too): **the point at a
 //! reported distance lies in the body's box.** Where a body's cast reports distance `d` (or a
 //! span end `d`, or `contains` holds at a point), the point `o + d·n̂` lies within the body's
 //! [`Shape::aabb`](crate::Shape::aabb) grown on each axis `i` by `τ·(|oᵢ| + |bᵢ|)`, for the

@@ -404,7 +404,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 /// The largest ratio of semi-axes for which a cast forms its origin's offset in plain `f64` first
 /// ([`Ellipsoid::in_unit_frame_rounded`]): its error relative to the offset grows with the ratio,
 /// and at `2^12` it is below `2^-37`, far inside the `2^-20` margins of an `f32` result's
-/// shortcut. (`tests/precision.rs` draws `f32` ellipsoids of ratios up to 4000.)
+/// shortcut. (`tests/suite/precision.rs` draws `f32` ellipsoids of ratios up to 4000.)
 const MAX_ROUNDED_ASPECT: f64 = 4096.0;
 
 /// The orthonormal polar factor of a matrix within a few ulps of orthonormal, by the Newton-Schulz
@@ -627,7 +627,7 @@ mod tests {
     /// A ball grazing the flat top of a 1:5300 ellipse overlaps it from `t ≈ 19.875` to the far
     /// rim at `t ≈ 20.0956` (a dense search of the distance in `f64` agrees with both). The last
     /// pass of the `f32` sweep, from the far side, took the joint iteration's other root, the
-    /// entry, and the span collapsed to it; found by the grazing family of `tests/precision.rs`.
+    /// entry, and the span collapsed to it; found by the grazing family of `tests/suite/precision.rs`.
     #[test]
     fn a_ball_grazing_a_flat_ellipse_leaves_it_at_the_far_rim() {
         let centre = Point2::new(4.136_556_f32, 4.576_950_6);

@@ -1,4 +1,4 @@
-//! Robustness checks shared by `tests/robustness.rs` (seeded special values) and the fuzz target
+//! Robustness checks shared by `tests/suite/robustness.rs` (seeded special values) and the fuzz target
 //! (`fuzz/fuzz_targets/casts.rs`, raw bytes): build every constructor's input from a stream of
 //! numbers, check that the constructor answers `Ok` exactly for valid input, and run every cast on
 //! what was built, checking that each answer is well formed. A violated check panics, naming it.

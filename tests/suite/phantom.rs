@@ -1,10 +1,10 @@
 //! The phantom example's sinogram equals the closed-form projections of its ellipses to 1e-9.
 
 #[allow(dead_code)] // the example's `main` is not used here
-#[path = "../examples/phantom.rs"]
-mod phantom;
+#[path = "../../examples/phantom.rs"]
+mod example;
 
-use phantom::{ANGLES, DETECTORS, PHANTOM, geometry, sinogram};
+use example::{ANGLES, DETECTORS, PHANTOM, geometry, sinogram};
 
 /// The projection of an ellipse with semi-axes `a`, `b`, centre `(x, y)` rotated by `phi`, along
 /// the line at angle `theta` and offset `s`: `2ab √(m² − s'²) / m²` with

@@ -2,7 +2,7 @@
 //! 2D and 3D. Each property draws a seed; the scene is built from it by `common::scenes`, so a
 //! failure names a seed that reproduces it.
 
-mod common;
+use crate::common;
 
 use common::reference::{Change, crossing};
 use common::scenes::{Scenes, ordinary_box, ordinary_sphere, rotated_ellipsoid};

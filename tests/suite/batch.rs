@@ -9,6 +9,9 @@ use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, Rotation2, Rotation3, SVector};
 use raysweep::{Aabb, Cast, Ellipsoid, Hit, Ray, Real, Sphere};
 
+use crate::common::random;
+use random::unit;
+
 /// Batches per shape, width and dimension, and rays per batch (not a multiple of four, so that
 /// the remainder path runs too).
 const BATCHES: usize = 24;
@@ -23,17 +26,6 @@ fn bits<T: Real, const D: usize>(hit: &Option<Hit<T, D>>) -> Option<Vec<u64>> {
             .map(|v| v.to_wide().to_bits())
             .collect()
     })
-}
-
-/// A random unit vector.
-fn unit<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
-    loop {
-        let v = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1.0..1.0));
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
 }
 
 /// Rays around a target of size `size` at `centre`: about half aimed at it from near and far,

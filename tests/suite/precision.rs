@@ -17,7 +17,7 @@
 //! textbook formulas evaluated in the width itself on the same cases, and writes it to
 //! `target/precision-ray.md`.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 

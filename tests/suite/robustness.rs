@@ -3,7 +3,7 @@
 //! finite, ordinary values), in 2D and 3D, for every constructor and every cast. The checks are
 //! in `robust/mod.rs`, shared with the fuzz target (`fuzz/`), whose corpus is replayed here too.
 
-mod robust;
+use crate::robust;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -12,6 +12,9 @@ use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, Rotation2, Rotation3, SVector};
 use raysweep::{Aabb, Body, BodyHit, BodySpan, Cast, Ellipsoid, Hit, Ray, Real, Scene, Sphere};
 
+use crate::common::random;
+use random::unit;
+
 /// The bits of a hit, for comparison without `0.0 == -0.0`.
 fn hit_bits<T: Real, const D: usize>(hit: &Hit<T, D>) -> Vec<u64> {
     core::iter::once(hit.distance)
@@ -164,16 +167,6 @@ fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
 
 fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
     Point::from(v.map(T::from_wide))
-}
-
-fn unit<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
-    loop {
-        let v = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1.0..1.0));
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
 }
 
 /// A direction with some components exactly zero, or all of one magnitude (diagonals).

@@ -1,0 +1,17 @@
+//! raysweep's integration tests, in one binary so that the crate's generic code is compiled once
+//! for all of them: each module is one concern, and `cargo test --test suite precision` runs one.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../robust/mod.rs"]
+mod robust;
+
+mod api;
+mod batch;
+mod phantom;
+mod precision;
+mod properties;
+mod robustness;
+mod scene;
+mod seeds;
+mod serialization;
