@@ -24,7 +24,7 @@ pub(crate) enum Registers {
     Avx2,
     /// AVX-512F and VL with AVX2 and FMA on x86-64: thirty-two of (up to) 512 bits and eight
     /// mask registers. The four lanes still take 256 bits; what a batch gains is the registers
-    /// and the masks, with its rays read by vector loads (`core::transpose`).
+    /// and the masks, with its rays read by vector loads (`batch::transpose`).
     Avx512,
 }
 

@@ -151,8 +151,7 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
     type Output = ();
 
     /// The rays in groups of four: all of them in order, or, where [`FourQuery::FILTERS`], the
-    /// ones [`FourQuery::four_misses`] leaves, gathered a block at a time. A ray left over from
-    /// the groups is cast alone.
+    /// ones [`FourQuery::four_misses`] leaves.
     #[inline(always)]
     fn run<V: Four>(self, products: Products, registers: Registers) {
         let Batch {
@@ -173,57 +172,10 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>> Job for Batch<'_, T, D, S> {
             products,
             registers,
         };
-        if !S::FILTERS {
-            let (fours, rest) = rays.as_chunks::<4>();
-            let (slots, slots_rest) = hits.as_chunks_mut::<4>();
-            groups.run(
-                fours.iter().zip(slots),
-                |(four, _)| four.each_ref(),
-                #[inline(always)]
-                |(_, slots), four, x| groups.write(four, slots.each_mut(), x),
-            );
-            for (ray, slot) in rest.iter().zip(slots_rest) {
-                *slot = cast_one(shape, ray, max_distance, products);
-            }
-            return;
-        }
-        // The rays left by the filter, by index: each block's, and up to three carried over.
-        let mut left = [0; BLOCK + 3];
-        let mut count = 0;
-        for (start, block) in rays.chunks(BLOCK).enumerate().map(|(b, r)| (b * BLOCK, r)) {
-            let (fours, rest) = block.as_chunks::<4>();
-            for (g, four) in fours.iter().enumerate() {
-                let at = start + 4 * g;
-                let misses = shape.four_misses(&groups.prepared, four.each_ref(), registers);
-                let misses = misses.bits();
-                // Every index is written, and counted where the lane is left.
-                for k in 0..4 {
-                    hits[at + k] = None;
-                    left[count] = at + k;
-                    count += (misses >> k & 1 ^ 1) as usize;
-                }
-            }
-            for k in 0..rest.len() {
-                left[count] = start + 4 * fours.len() + k;
-                count += 1;
-            }
-            let (full, carried) = left[..count].as_chunks::<4>();
-            let carried = carried.len();
-            groups.run(
-                full.iter().copied(),
-                |at| at.map(|i| &rays[i]),
-                #[inline(always)]
-                |at, four, x| {
-                    // The indices of a block's rays increase, so they are distinct.
-                    let slots = hits.get_disjoint_mut(at).expect("distinct indices");
-                    groups.write(four, slots, x);
-                },
-            );
-            left.copy_within(count - carried..count, 0);
-            count = carried;
-        }
-        for &i in &left[..count] {
-            hits[i] = cast_one(shape, &rays[i], max_distance, products);
+        if S::FILTERS {
+            groups.filtered(rays, hits);
+        } else {
+            groups.in_order(rays, hits);
         }
     }
 }
@@ -240,6 +192,68 @@ struct Groups<'a, T: Real, const D: usize, S: FourQuery<T, D>, V: Four> {
 }
 
 impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V> {
+    /// All of `rays` in groups of four, in order, and the last few alone.
+    #[inline(always)]
+    fn in_order(&self, rays: &[Ray<T, D>], hits: &mut [Option<Hit<T, D>>]) {
+        let (fours, rest) = rays.as_chunks::<4>();
+        let (slots, slots_rest) = hits.as_chunks_mut::<4>();
+        self.run(
+            fours.iter().zip(slots),
+            |(four, _)| four.each_ref(),
+            #[inline(always)]
+            |(_, slots), four, x| self.write(four, slots.each_mut(), x),
+        );
+        for (ray, slot) in rest.iter().zip(slots_rest) {
+            *slot = cast_one(self.shape, ray, self.max_distance, self.products);
+        }
+    }
+
+    /// `None` for the rays that [`FourQuery::four_misses`] decides, and the others gathered by
+    /// index, a [`BLOCK`] of rays at a time, in groups of four; the last few alone.
+    #[inline(always)]
+    fn filtered(&self, rays: &[Ray<T, D>], hits: &mut [Option<Hit<T, D>>]) {
+        // The rays left by the filter, by index: each block's, and up to three carried over.
+        let mut left = [0; BLOCK + 3];
+        let mut count = 0;
+        for (start, block) in rays.chunks(BLOCK).enumerate().map(|(b, r)| (b * BLOCK, r)) {
+            let (fours, rest) = block.as_chunks::<4>();
+            for (g, four) in fours.iter().enumerate() {
+                let at = start + 4 * g;
+                let misses =
+                    self.shape
+                        .four_misses(&self.prepared, four.each_ref(), self.registers);
+                let misses = misses.bits();
+                // Every index is written, and counted where the lane is left.
+                for k in 0..4 {
+                    hits[at + k] = None;
+                    left[count] = at + k;
+                    count += (misses >> k & 1 ^ 1) as usize;
+                }
+            }
+            for k in 0..rest.len() {
+                left[count] = start + 4 * fours.len() + k;
+                count += 1;
+            }
+            let (full, carried) = left[..count].as_chunks::<4>();
+            let carried = carried.len();
+            self.run(
+                full.iter().copied(),
+                |at| at.map(|i| &rays[i]),
+                #[inline(always)]
+                |at, four, x| {
+                    // The indices of a block's rays increase, so they are distinct.
+                    let slots = hits.get_disjoint_mut(at).expect("distinct indices");
+                    self.write(four, slots, x);
+                },
+            );
+            left.copy_within(count - carried..count, 0);
+            count = carried;
+        }
+        for &i in &left[..count] {
+            hits[i] = cast_one(self.shape, &rays[i], self.max_distance, self.products);
+        }
+    }
+
     /// The hits of `groups` of four rays (`rays_of` gives a group's rays), written by `write`.
     ///
     /// Each group of four is computed before the previous group's hits are written, so that its
