@@ -6,7 +6,8 @@
 
 use raysweep::nalgebra::{Point, Rotation, SVector, Unit};
 use raysweep::{
-    Aabb, Cast, Circle, Ellipse, Ellipsoid, Error, Hit, Ray, Rect, Shape, Span, Sphere,
+    Aabb, Body, BodyHit, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Hit, Ray, Rect, Scene,
+    Shape, Span, Sphere,
 };
 
 fn traits_of_values<V: Clone + Copy + core::fmt::Debug + PartialEq>() {}
@@ -40,6 +41,41 @@ fn signatures<T: raysweep::Real, const D: usize>() {
     shape_and_cast::<T, D, Sphere<T, D>>();
     shape_and_cast::<T, D, Ellipsoid<T, D>>();
     shape_and_cast::<T, D, Aabb<T, D>>();
+    shape_and_cast::<T, D, Body<T, D>>();
+
+    // Scenes (API.md, "Scenes").
+    traits_of_values::<Body<T, D>>();
+    traits_of_values::<BodyHit<T, D>>();
+    traits_of_values::<BodySpan<T>>();
+    let _: Body<T, D> = Sphere::new(Point::origin(), T::zero()).unwrap().into();
+    let _: Body<T, D> = Aabb::new(Point::origin(), Point::origin()).unwrap().into();
+    let _: Body<T, D> = Ellipsoid::new(Point::origin(), SVector::repeat(T::one()))
+        .unwrap()
+        .into();
+    scene::<T, D, Body<T, D>>();
+    scene::<T, D, Sphere<T, D>>();
+    let _: Option<Scene<T, D>> = None::<Scene<T, D, Body<T, D>>>;
+}
+
+fn scene<T: raysweep::Real, const D: usize, S: Cast<T, D> + Sync>() {
+    let _: fn(Vec<S>) -> Scene<T, D, S> = Scene::new;
+    let _: fn(&Scene<T, D, S>) -> &[S] = Scene::bodies;
+    let _: fn(&Scene<T, D, S>) -> usize = Scene::len;
+    let _: fn(&Scene<T, D, S>) -> bool = Scene::is_empty;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, T) -> Option<BodyHit<T, D>> = Scene::cast_ray;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, T, fn(usize) -> bool) -> Option<BodyHit<T, D>> =
+        Scene::cast_ray_filtered;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, T, T) -> Option<BodyHit<T, D>> = Scene::cast_sphere;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, T) -> bool = Scene::hits_any;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, &mut Vec<BodySpan<T>>) = Scene::ray_spans;
+    let _: fn(&Scene<T, D, S>, &Ray<T, D>, T, &mut Vec<BodySpan<T>>) = Scene::sphere_spans;
+    let _: fn(&Scene<T, D, S>, &Point<T, D>, &mut Vec<usize>) = Scene::containing;
+    let _: fn(&Scene<T, D, S>, &[Ray<T, D>], T, &mut [Option<BodyHit<T, D>>]) = Scene::cast_rays;
+    #[cfg(feature = "rayon")]
+    let _: fn(&Scene<T, D, S>, &[Ray<T, D>], T, &mut [Option<BodyHit<T, D>>]) =
+        Scene::cast_rays_par;
+    let _: fn(&mut Scene<T, D, S>, usize, S) = Scene::set_body;
+    let _: fn(&mut Scene<T, D, S>) = Scene::rebuild;
 }
 
 fn shape_and_cast<T: raysweep::Real, const D: usize, S: Shape<T, D> + Cast<T, D>>() {
