@@ -209,13 +209,17 @@ impl Lane for Avx4 {
 impl Four for Avx4 {
     #[inline(always)]
     fn from_array(lanes: [f64; 4]) -> Self {
-        Avx4(avx!(_mm256_loadu_pd(lanes.as_ptr())))
+        // SAFETY: as for every intrinsic here (`avx!`); the unaligned load reads the four `f64`
+        // of `lanes`.
+        Avx4(unsafe { _mm256_loadu_pd(lanes.as_ptr()) })
     }
 
     #[inline(always)]
     fn to_array(self) -> [f64; 4] {
         let mut lanes = [0.0; 4];
-        avx!(_mm256_storeu_pd(lanes.as_mut_ptr(), self.0));
+        // SAFETY: as for every intrinsic here (`avx!`); the unaligned store writes the four
+        // `f64` of `lanes`.
+        unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), self.0) };
         lanes
     }
 
