@@ -2,14 +2,17 @@
 //! body answers, through a bounding volume hierarchy.
 //!
 //! - [`body`]: [`Body`], any of the crate's solids, and the answers [`BodyHit`] and [`BodySpan`].
-//! - [`bvh`]: the hierarchy, built by binned SAH and refitted when a body moves.
-//! - [`probe`]: a query's line against a node's box, conservatively, with the argument why a
-//!   skipped node holds no answer.
+//! - [`build`]: the binary tree over the bodies, by binned SAH.
+//! - [`wide`]: the hierarchy the queries traverse, nodes of four children (nodes or bodies)
+//!   collapsed from that tree, refitted when a body moves.
+//! - [`probe`]: a query's line against a node's children's boxes, conservatively, with the
+//!   argument why a skipped child holds no answer.
 //! - here: [`Scene`] and its queries.
 
 mod body;
-mod bvh;
+mod build;
 mod probe;
+mod wide;
 
 pub use body::{Body, BodyHit, BodySpan};
 
@@ -23,8 +26,12 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-use bvh::{Bvh, MAX_DEPTH, Node};
-use probe::Probe;
+use probe::{Probe, Stretches};
+use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide};
+
+/// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
+/// `4^21` bodies spread through space); deeper ones take one from the heap.
+const STACK: usize = 64;
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -65,7 +72,7 @@ use probe::Probe;
 #[derive(Clone, Debug)]
 pub struct Scene<T: Real, const D: usize = 3, S = Body<T, D>> {
     bodies: Vec<S>,
-    bvh: Bvh<T, D>,
+    hierarchy: Hierarchy<T, D>,
 }
 
 /// A body's box as the hierarchy takes it: a NaN bound (only a user's shape could give one)
@@ -119,10 +126,19 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// assert_eq!(scene.len(), 100);
     /// # Ok::<(), raysweep::Error>(())
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If there are `2^31 − 1` bodies or more (tens of gigabytes of them).
     pub fn new(bodies: Vec<S>) -> Self {
+        assert!(
+            bodies.len() < MAX_BODIES,
+            "Scene::new: {} bodies; a scene holds fewer than 2^31 - 1",
+            bodies.len()
+        );
         let boxes: Vec<([T; D], [T; D])> = bodies.iter().map(box_of).collect();
         Scene {
-            bvh: Bvh::build(&boxes),
+            hierarchy: Hierarchy::build(&boxes),
             bodies,
         }
     }
@@ -151,7 +167,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// The memory the hierarchy takes beyond the bodies, in bytes.
     #[must_use]
     pub fn hierarchy_bytes(&self) -> usize {
-        self.bvh.bytes()
+        self.hierarchy.bytes()
     }
 
     /// Replaces body `id` (moves it, or puts another body in its place). Every query is exact
@@ -183,16 +199,15 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             "set_body: no body {id} in a scene of {}",
             self.bodies.len()
         );
+        self.hierarchy.refit(id, box_of(&body));
         self.bodies[id] = body;
-        let bodies = &self.bodies;
-        self.bvh.refit(id, |i| box_of(&bodies[i]));
     }
 
     /// Builds the hierarchy anew over the bodies as they are now (after many [`Scene::set_body`]
     /// calls, say). The ids stay.
     pub fn rebuild(&mut self) {
         let boxes: Vec<([T; D], [T; D])> = self.bodies.iter().map(box_of).collect();
-        self.bvh = Bvh::build(&boxes);
+        self.hierarchy = Hierarchy::build(&boxes);
     }
 
     /// The first hit of `ray` within `[0, max_distance]` over every body: the hit that
@@ -331,9 +346,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         let mut found = false;
         self.walk(
             |node| {
-                probe
-                    .stretch(node)
-                    .is_some_and(|(enter, exit)| exit >= 0.0 && Probe::<D>::lower(enter) <= max)
+                let Stretches { enter, exit } = probe.stretches(node);
+                lanes(|k| {
+                    enter[k] <= exit[k] && exit[k] >= 0.0 && Probe::<D>::lower(enter[k]) <= max
+                })
             },
             |id| {
                 found = filter(id) && self.bodies[id].cast_ray(ray, max_distance).is_some();
@@ -457,7 +473,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         bodies.clear();
         let p: [f64; D] = core::array::from_fn(|i| point[i].to_wide());
         self.walk(
-            |node| probe::contains(node, &p),
+            |node| probe::containing::<D, T>(node, &p),
             |id| {
                 if filter(id) && self.bodies[id].contains(point) {
                     bodies.push(id);
@@ -507,8 +523,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             .for_each(|(ray, hit)| *hit = self.cast_ray(ray, max_distance));
     }
 
-    /// The first hit that `cast` gives over the bodies `filter` keeps, visiting the nodes the
-    /// probe meets nearest first and skipping those whose entry lies beyond the best hit so far.
+    /// The first hit that `cast` gives over the bodies `filter` keeps: the children the probe
+    /// meets are visited nearest first, and those whose entry lies beyond the best hit so far
+    /// (strictly: equal distances are still visited, for the lowest id) are skipped.
     fn first(
         &self,
         probe: &Probe<D>,
@@ -517,79 +534,95 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         mut cast: impl FnMut(&S) -> Option<Hit<T, D>>,
     ) -> Option<BodyHit<T, D>> {
         let max = max_distance.to_wide();
-        let root = self.bvh.nodes.first()?;
-        if !(max >= 0.0) {
+        let nodes = &self.hierarchy.nodes;
+        if nodes.is_empty() || !(max >= 0.0) {
             return None;
         }
         let mut best: Option<BodyHit<T, D>> = None;
-        // The distance a node must reach to hold a hit that counts.
+        // The distance a child must reach to hold a hit that counts.
         let mut limit = max;
-        let within = |(enter, exit): (f64, f64), limit: f64| {
-            exit >= 0.0 && Probe::<D>::lower(enter) <= limit
-        };
-        let mut stack = [(0u32, 0.0f64); MAX_DEPTH + 2];
-        let mut top = 0;
-        match probe.stretch(root) {
-            Some(s) if within(s, limit) => {
-                stack[0] = (0, s.0);
-                top = 1;
-            }
-            _ => {}
-        }
-        while top > 0 {
-            top -= 1;
-            let (index, enter) = stack[top];
-            if Probe::<D>::lower(enter) > limit {
-                continue;
-            }
-            let node = &self.bvh.nodes[index as usize];
-            if node.count > 0 {
-                for &id in self.bvh.bodies(node) {
-                    let id = id as usize;
-                    if !filter(id) {
-                        continue;
-                    }
-                    if let Some(hit) = cast(&self.bodies[id]) {
+        self.with_stack((0, 0.0), |stack| {
+            // Children still to visit, with their entries, the nearest on top.
+            let mut top = 0;
+            // The child visited now: the root first.
+            let mut next = (0u32, f64::NEG_INFINITY);
+            loop {
+                let (child, _) = next;
+                if child & BODY != 0 {
+                    let id = (child & !BODY) as usize;
+                    if filter(id)
+                        && let Some(hit) = cast(&self.bodies[id])
+                    {
                         let d = hit.distance.to_wide();
                         if better(&best, id, d) {
                             best = Some(BodyHit { body: id, hit });
                             limit = d;
                         }
                     }
+                } else {
+                    let node = &nodes[child as usize];
+                    let Stretches { enter, exit } = probe.stretches(node);
+                    // The children met ahead within the limit.
+                    let met = lanes(|k| {
+                        (enter[k] <= exit[k])
+                            & (exit[k] >= 0.0)
+                            & (Probe::<D>::lower(enter[k]) <= limit)
+                    });
+                    if met != 0 {
+                        // The children met, in lane order, then sorted nearest last: the nearest is
+                        // visited next, the others go on the stack, the farthest deepest.
+                        let mut found = [(0u32, 0.0f64); WIDTH];
+                        let mut count = 0;
+                        let mut bits = met;
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            found[count] = (node.child[k], enter[k]);
+                            count += 1;
+                        }
+                        if count == 2 {
+                            let swap = found[0].1 < found[1].1;
+                            (found[0], found[1]) = core::hint::select_unpredictable(
+                                swap,
+                                (found[1], found[0]),
+                                (found[0], found[1]),
+                            );
+                        } else if count > 2 {
+                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+                        }
+                        for &entry in &found[..count - 1] {
+                            stack[top] = entry;
+                            top += 1;
+                        }
+                        next = found[count - 1];
+                        continue;
+                    }
                 }
-                continue;
+                // The nearest child left that can still hold a hit that counts.
+                loop {
+                    if top == 0 {
+                        return best;
+                    }
+                    top -= 1;
+                    next = stack[top];
+                    if Probe::<D>::lower(next.1) <= limit {
+                        break;
+                    }
+                }
             }
-            let (a, b) = (node.start, node.start + 1);
-            let sa = probe
-                .stretch(&self.bvh.nodes[a as usize])
-                .filter(|&s| within(s, limit));
-            let sb = probe
-                .stretch(&self.bvh.nodes[b as usize])
-                .filter(|&s| within(s, limit));
-            match (sa, sb) {
-                (Some(x), Some(y)) => {
-                    // The nearer child on top, visited first.
-                    let (near, far) = if x.0 <= y.0 {
-                        ((a, x.0), (b, y.0))
-                    } else {
-                        ((b, y.0), (a, x.0))
-                    };
-                    stack[top] = far;
-                    stack[top + 1] = near;
-                    top += 2;
-                }
-                (Some(x), None) => {
-                    stack[top] = (a, x.0);
-                    top += 1;
-                }
-                (None, Some(y)) => {
-                    stack[top] = (b, y.0);
-                    top += 1;
-                }
-                (None, None) => {}
-            }
+        })
+    }
+
+    /// `run` on a stack (filled with `blank`) deep enough for a traversal of the hierarchy:
+    /// each level leaves at most `WIDTH - 1` children on it.
+    #[inline(always)]
+    fn with_stack<E: Copy, R>(&self, blank: E, run: impl FnOnce(&mut [E]) -> R) -> R {
+        let needed = (WIDTH - 1) * self.hierarchy.depth + 1;
+        if needed <= STACK {
+            run(&mut [blank; STACK])
+        } else {
+            run(&mut alloc::vec![blank; needed])
         }
-        best
     }
 
     /// Every span `span_of` gives over the bodies `filter` keeps whose nodes the probe meets,
@@ -603,7 +636,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ) {
         spans.clear();
         self.walk(
-            |node| probe.stretch(node).is_some(),
+            |node| {
+                let Stretches { enter, exit } = probe.stretches(node);
+                lanes(|k| enter[k] <= exit[k])
+            },
             |id| {
                 if filter(id)
                     && let Some(span) = span_of(&self.bodies[id])
@@ -621,38 +657,93 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         });
     }
 
-    /// Visits, depth first, every node that `enters` accepts, and calls `body` on the id of each
-    /// body of the leaves among them, until it returns `false`.
-    fn walk(
-        &self,
-        mut enters: impl FnMut(&Node<T, D>) -> bool,
-        mut body: impl FnMut(usize) -> bool,
-    ) {
-        let Some(root) = self.bvh.nodes.first() else {
-            return;
-        };
-        if !enters(root) {
+    /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
+    /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
+    /// them, until it returns `false`.
+    fn walk(&self, mut enters: impl FnMut(&Wide<D>) -> u32, mut body: impl FnMut(usize) -> bool) {
+        if self.hierarchy.nodes.is_empty() {
             return;
         }
-        let mut stack = [0u32; MAX_DEPTH + 2];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let node = &self.bvh.nodes[stack[top] as usize];
-            if node.count > 0 {
-                for &id in self.bvh.bodies(node) {
-                    if !body(id as usize) {
+        self.with_stack(0u32, |stack| {
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let child = stack[top];
+                if child & BODY != 0 {
+                    if !body((child & !BODY) as usize) {
                         return;
                     }
+                    continue;
                 }
-                continue;
-            }
-            for child in [node.start, node.start + 1] {
-                if enters(&self.bvh.nodes[child as usize]) {
-                    stack[top] = child;
-                    top += 1;
+                let node = &self.hierarchy.nodes[child as usize];
+                let accepted = enters(node);
+                for k in 0..WIDTH {
+                    if accepted >> k & 1 != 0 {
+                        stack[top] = node.child[k];
+                        top += 1;
+                    }
                 }
             }
+        });
+    }
+}
+
+/// The lanes `0..WIDTH` for which `test` holds, as bits.
+#[inline(always)]
+fn lanes(test: impl Fn(usize) -> bool) -> u32 {
+    (0..WIDTH).fold(0, |bits, k| bits | u32::from(test(k)) << k)
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use nalgebra::{Point3, Vector3};
+
+    use super::Scene;
+    use crate::{Ray, Sphere};
+
+    /// A hierarchy too deep for the stack on the call stack traverses with one from the heap,
+    /// and answers the same.
+    #[test]
+    fn a_deep_hierarchy_takes_its_stack_from_the_heap() {
+        let spheres: Vec<Sphere<f64>> = (0..500)
+            .map(|i| {
+                let c = Point3::new(
+                    f64::from(i % 10),
+                    f64::from(i / 10 % 10),
+                    f64::from(i / 100),
+                );
+                Sphere::new(c * 3.0, 1.0).unwrap()
+            })
+            .collect();
+        let shallow: Scene<f64, 3, Sphere<f64>> = Scene::new(spheres);
+        let mut deep = shallow.clone();
+        deep.hierarchy.depth = 1000;
+        let mut spans = (Vec::new(), Vec::new());
+        let mut inside = (Vec::new(), Vec::new());
+        let mut met = 0;
+        for k in 0..200 {
+            let t = f64::from(k);
+            let origin = Point3::new(-5.0 + 0.1 * t, 13.0 - 0.05 * t, -4.0 + 0.07 * t);
+            let dir = Vector3::new(1.0, 0.3 * (t * 0.7).sin(), 0.5 * (t * 1.3).cos());
+            let ray = Ray::new(origin, dir).unwrap();
+            let first = shallow.cast_ray(&ray, f64::INFINITY);
+            assert_eq!(deep.cast_ray(&ray, f64::INFINITY), first);
+            met += usize::from(first.is_some());
+            assert_eq!(
+                deep.cast_sphere(&ray, 0.5, 20.0),
+                shallow.cast_sphere(&ray, 0.5, 20.0)
+            );
+            assert_eq!(deep.hits_any(&ray, 9.0), shallow.hits_any(&ray, 9.0));
+            deep.ray_spans(&ray, &mut spans.0);
+            shallow.ray_spans(&ray, &mut spans.1);
+            assert_eq!(spans.0, spans.1);
+            deep.containing(&ray.at(3.0 + t * 0.1), &mut inside.0);
+            shallow.containing(&ray.at(3.0 + t * 0.1), &mut inside.1);
+            assert_eq!(inside.0, inside.1);
         }
+        // The rays met bodies: the comparisons were not of empty answers.
+        assert!(met > 100, "{met} rays hit");
     }
 }

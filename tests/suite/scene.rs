@@ -169,10 +169,11 @@ fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
     Point::from(v.map(T::from_wide))
 }
 
-/// A direction with some components exactly zero, or all of one magnitude (diagonals).
+/// A direction with some components exactly zero (given as `0.0` or `-0.0`), or all of one
+/// magnitude (diagonals).
 fn lattice_dir<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
     loop {
-        let v = SVector::<f64, D>::from_fn(|_, _| [-1.0, 0.0, 0.0, 1.0][rng.random_range(0..4)]);
+        let v = SVector::<f64, D>::from_fn(|_, _| [-1.0, -0.0, 0.0, 1.0][rng.random_range(0..4)]);
         if v.norm() > 0.0 {
             return v;
         }
