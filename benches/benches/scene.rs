@@ -5,8 +5,9 @@
 //! The workload: `N` balls of radius 1 with centres uniform in a cube that they fill to 10 %
 //! (overlaps allowed), 4096 rays from points uniform in the cube in isotropic directions, maximum
 //! distance infinite; sphere casts move a ball of radius 0.25. Criterion's throughput is the rays
-//! (or the bodies, for builds), so its figures are per ray (per body). The hierarchy's memory per
-//! body is printed before the groups. Run it as a user's crate is built:
+//! (or the bodies, for builds), so its figures are per ray (per body). The build runs on rayon's
+//! threads (the crate's `rayon` feature) and on one. The hierarchy's memory per body is printed
+//! before the groups. Run it as a user's crate is built:
 //!
 //! ```sh
 //! cargo bench -p raysweep-benches --bench scene
@@ -87,6 +88,14 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
             let bodies = spheres::<T>(&centres);
             g.bench_function("raysweep", |b| {
                 b.iter(|| Scene::<T, 3, Sphere<T>>::new(black_box(bodies.clone())))
+            });
+            // The build's lower parts run on rayon's threads; here on one.
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            g.bench_function("raysweep, one thread", |b| {
+                b.iter(|| one.install(|| Scene::<T, 3, Sphere<T>>::new(black_box(bodies.clone()))))
             });
             g.finish();
             continue;

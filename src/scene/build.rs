@@ -1,12 +1,12 @@
-//! The binary tree that a scene's hierarchy is collapsed from (`src/scene/wide.rs`): binned SAH
+//! How a scene's bodies are split, top down, for its hierarchy (`src/scene/wide.rs`): binned SAH
 //! over the bodies' boxes (Wald, "On fast construction of SAH-based bounding volume
-//! hierarchies", IEEE Symposium on Interactive Ray Tracing, 2007), split down to one body per
-//! leaf, in `O(n log n)`.
+//! hierarchies", IEEE Symposium on Interactive Ray Tracing, 2007), in `O(n log n)` for bodies
+//! spread through space.
 //!
 //! Each split bins the centroids along their longest axis, picks the plane of least
-//! `A_l·N_l + A_r·N_r`, and partitions the bodies in one pass that also gathers the two sides'
-//! centroid bounds; the sides' boxes come from the bins. A node's box is the exact
-//! union of its bodies' boxes, in `f64`.
+//! `A_l·N_l + A_r·N_r`, takes both sides' boxes and centroid bounds from the bins, and partitions
+//! the bodies by the bins they were put in, without a branch. A subset's box is the exact union of its
+//! bodies' boxes, in `f64`.
 
 use alloc::vec::Vec;
 
@@ -15,17 +15,13 @@ use crate::real::Real;
 /// How many bins the SAH sweeps per axis.
 const BINS: usize = 16;
 
-/// Nodes of this many bodies or fewer are split at the median: the wide node that takes them
+/// Subsets of this many bodies or fewer are split at the median: the node that takes them
 /// (`src/scene/wide.rs`) holds all of them as its children, whatever the split.
 const SMALL: usize = 4;
 
 /// The depth beyond which a node is split at its median instead: a bound on the depth (and the
 /// traversal's stack), whatever the bodies' layout.
 const SAH_DEPTH: usize = 40;
-
-/// The depth of the deepest tree: [`SAH_DEPTH`] levels, then median splits of at most `2^32`
-/// bodies.
-pub(crate) const MAX_DEPTH: usize = SAH_DEPTH + 32;
 
 /// An axis-aligned box in `f64`.
 #[derive(Clone, Copy, Debug)]
@@ -78,27 +74,14 @@ impl<const D: usize> Bounds<D> {
     }
 }
 
-/// A node of the binary tree: the union of its bodies' boxes, and what it holds.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Split<const D: usize> {
-    pub(crate) bounds: Bounds<D>,
-    pub(crate) part: Part,
-}
-
-/// What a node of the binary tree holds.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Part {
-    /// One body, by id.
-    Body(u32),
-    /// Two nodes, by index.
-    Pair(u32, u32),
-}
-
-/// A body's box in its width, and its id.
+/// A body's box in its width, its centre, and its id.
 #[derive(Clone, Copy)]
 struct Item<T, const D: usize> {
     min: [T; D],
     max: [T; D],
+    /// The box's centre rounded to the width (0 where that is not finite): the key the splits
+    /// order by.
+    centre: [T; D],
     id: u32,
 }
 
@@ -112,11 +95,10 @@ impl<T: Real, const D: usize> Item<T, D> {
         }
     }
 
-    /// Twice the centre on axis `a` (0 where that is not finite): the key the splits order by.
+    /// The centre on axis `a`.
     #[inline(always)]
     fn centre(&self, a: usize) -> f64 {
-        let c = self.min[a].to_wide() + self.max[a].to_wide();
-        if c.is_finite() { c } else { 0.0 }
+        self.centre[a].to_wide()
     }
 
     /// The centre as a box of no extent.
@@ -127,12 +109,18 @@ impl<T: Real, const D: usize> Item<T, D> {
     }
 }
 
-/// A node's bodies (a range of the items) and what is known of them.
-struct Task<const D: usize> {
-    node: usize,
-    first: usize,
-    count: usize,
+/// Some of the bodies: a range of the items, with what is known of them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Subset<const D: usize> {
+    /// Where their range of the items starts.
+    pub(crate) first: usize,
+    /// How many bodies.
+    pub(crate) count: usize,
+    /// The union of their boxes.
+    pub(crate) bounds: Bounds<D>,
+    /// The union of their centres.
     centres: Bounds<D>,
+    /// How many splits led to it.
     depth: usize,
 }
 
@@ -143,65 +131,129 @@ struct Sides<const D: usize> {
     centres: [Bounds<D>; 2],
 }
 
-/// The binary tree over bodies with the given boxes (`min`, `max` in the width; none NaN), the
-/// root first; empty for no bodies.
-pub(crate) fn binary_tree<T: Real, const D: usize>(boxes: &[([T; D], [T; D])]) -> Vec<Split<D>> {
-    let mut items: Vec<Item<T, D>> = boxes
-        .iter()
-        .enumerate()
-        .map(|(id, &(min, max))| Item {
-            min,
-            max,
-            id: id as u32,
-        })
-        .collect();
-    let mut tree: Vec<Split<D>> = Vec::with_capacity(2 * items.len());
-    if items.is_empty() {
-        return tree;
-    }
-    let (mut bounds, mut centres) = (Bounds::EMPTY, Bounds::EMPTY);
-    for item in &items {
-        bounds.grow(&item.bounds());
-        centres.grow(&item.centre_bounds());
-    }
-    tree.push(Split {
-        bounds,
-        part: Part::Body(0),
-    });
-    let mut work = Vec::with_capacity(2 * MAX_DEPTH);
-    work.push(Task {
-        node: 0,
-        first: 0,
-        count: items.len(),
-        centres,
-        depth: 0,
-    });
-    while let Some(task) = work.pop() {
-        let range = &mut items[task.first..task.first + task.count];
-        if task.count == 1 {
-            tree[task.node].part = Part::Body(range[0].id);
-            continue;
+/// The bodies' boxes and ids, and the splits' scratch space (each body's bin, and a second copy
+/// of the items to partition into).
+pub(crate) struct ItemStore<T, const D: usize> {
+    items: Vec<Item<T, D>>,
+    bins: Vec<u8>,
+    scratch: Vec<Item<T, D>>,
+}
+
+impl<T: Real, const D: usize> ItemStore<T, D> {
+    /// The bodies with the given boxes (`min`, `max` in the width; none NaN), and the subset of
+    /// all of them (`None` for no bodies).
+    pub(crate) fn new(boxes: &[([T; D], [T; D])]) -> (Self, Option<Subset<D>>) {
+        let items: Vec<Item<T, D>> = boxes
+            .iter()
+            .enumerate()
+            .map(|(id, &(min, max))| Item {
+                min,
+                max,
+                centre: core::array::from_fn(|a| {
+                    let c = 0.5 * min[a].to_wide() + 0.5 * max[a].to_wide();
+                    T::from_wide(if c.is_finite() { c } else { 0.0 })
+                }),
+                id: id as u32,
+            })
+            .collect();
+        let (mut bounds, mut centres) = (Bounds::EMPTY, Bounds::EMPTY);
+        for item in &items {
+            bounds.grow(&item.bounds());
+            centres.grow(&item.centre_bounds());
         }
-        let sides = split(range, &task.centres, task.depth);
-        let child = tree.len();
-        tree[task.node].part = Part::Pair(child as u32, child as u32 + 1);
-        let counts = [sides.left, task.count - sides.left];
-        let firsts = [task.first, task.first + sides.left];
-        for side in 0..2 {
-            tree.push(Split {
-                bounds: sides.bounds[side],
-                part: Part::Body(0),
-            });
-            work.push(Task {
-                node: child + side,
-                first: firsts[side],
-                count: counts[side],
-                centres: sides.centres[side],
-                depth: task.depth + 1,
-            });
+        let all = Subset {
+            first: 0,
+            count: items.len(),
+            bounds,
+            centres,
+            depth: 0,
+        };
+        let some = (!items.is_empty()).then_some(all);
+        let store = ItemStore {
+            bins: alloc::vec![0; items.len()],
+            scratch: items.clone(),
+            items,
+        };
+        (store, some)
+    }
+
+    /// All the items, to split.
+    pub(crate) fn view(&mut self) -> Items<'_, T, D> {
+        Items {
+            items: &mut self.items,
+            bins: &mut self.bins,
+            scratch: &mut self.scratch,
+            offset: 0,
         }
     }
-    tree
+}
+
+/// Some of the items (those from `offset` on), reordered by the splits so that every subset is
+/// a range.
+pub(crate) struct Items<'a, T, const D: usize> {
+    items: &'a mut [Item<T, D>],
+    bins: &'a mut [u8],
+    scratch: &'a mut [Item<T, D>],
+    offset: usize,
+}
+
+impl<'a, T: Real, const D: usize> Items<'a, T, D> {
+    /// The id of the first body of `subset`.
+    pub(crate) fn first_id(&self, subset: &Subset<D>) -> u32 {
+        self.items[subset.first - self.offset].id
+    }
+
+    /// `subset` (two bodies or more, among these items) split in two (see [`split`]).
+    pub(crate) fn split(&mut self, subset: &Subset<D>) -> [Subset<D>; 2] {
+        let start = subset.first - self.offset;
+        let at = start..start + subset.count;
+        let sides = split(
+            &mut self.items[at.clone()],
+            &mut self.bins[at.clone()],
+            &mut self.scratch[at],
+            &subset.centres,
+            subset.depth,
+        );
+        let side = |k: usize, first: usize, count: usize| Subset {
+            first,
+            count,
+            bounds: sides.bounds[k],
+            centres: sides.centres[k],
+            depth: subset.depth + 1,
+        };
+        [
+            side(0, subset.first, sides.left),
+            side(1, subset.first + sides.left, subset.count - sides.left),
+        ]
+    }
+
+    /// The items of each of `subsets` (disjoint, in increasing order, among these items).
+    pub(crate) fn carve(self, subsets: &[Subset<D>]) -> Vec<Items<'a, T, D>> {
+        let mut rest = self;
+        let mut carved = Vec::with_capacity(subsets.len());
+        for subset in subsets {
+            let skip = subset.first - rest.offset;
+            let (_, items) = rest.items.split_at_mut(skip);
+            let (_, bins) = rest.bins.split_at_mut(skip);
+            let (_, scratch) = rest.scratch.split_at_mut(skip);
+            let (items, after) = items.split_at_mut(subset.count);
+            let (bins, bins_after) = bins.split_at_mut(subset.count);
+            let (scratch, scratch_after) = scratch.split_at_mut(subset.count);
+            carved.push(Items {
+                items,
+                bins,
+                scratch,
+                offset: subset.first,
+            });
+            rest = Items {
+                items: after,
+                bins: bins_after,
+                scratch: scratch_after,
+                offset: subset.first + subset.count,
+            };
+        }
+        carved
+    }
 }
 
 /// How to split `range` (at least two bodies, whose centres' union is `centres`), after
@@ -211,6 +263,8 @@ pub(crate) fn binary_tree<T: Real, const D: usize>(boxes: &[([T; D], [T; D])]) -
 /// beyond [`SAH_DEPTH`], where the centroids coincide, or where no plane separates them.
 fn split<T: Real, const D: usize>(
     range: &mut [Item<T, D>],
+    bin_of_item: &mut [u8],
+    scratch: &mut [Item<T, D>],
     centres: &Bounds<D>,
     depth: usize,
 ) -> Sides<D> {
@@ -224,25 +278,29 @@ fn split<T: Real, const D: usize>(
     let a = longest;
     let scale = BINS as f64 / extent(a);
     let bin_of = |c: f64| (((c - centres.min[a]) * scale) as usize).min(BINS - 1);
-    let mut bins = [(Bounds::<D>::EMPTY, 0usize); BINS];
-    for item in range.iter() {
-        let bin = &mut bins[bin_of(item.centre(a))];
+    // Each bin's boxes, centres and count.
+    let mut bins = [(Bounds::<D>::EMPTY, Bounds::<D>::EMPTY, 0usize); BINS];
+    for (item, kept) in range.iter().zip(bin_of_item.iter_mut()) {
+        let b = bin_of(item.centre(a));
+        *kept = b as u8;
+        let bin = &mut bins[b];
         bin.0.grow(&item.bounds());
-        bin.1 += 1;
+        bin.1.grow(&item.centre_bounds());
+        bin.2 += 1;
     }
     // Areas and counts left of each plane, then right of it.
     let mut left = [(0.0, 0usize); BINS];
     let mut acc = (Bounds::EMPTY, 0);
     for p in 0..BINS - 1 {
         acc.0.grow(&bins[p].0);
-        acc.1 += bins[p].1;
+        acc.1 += bins[p].2;
         left[p] = (acc.0.area(), acc.1);
     }
     let mut best: Option<(f64, usize)> = None; // (cost, last bin on the left)
     let mut acc = (Bounds::EMPTY, 0);
     for p in (0..BINS - 1).rev() {
         acc.0.grow(&bins[p + 1].0);
-        acc.1 += bins[p + 1].1;
+        acc.1 += bins[p + 1].2;
         let (l_area, l_count) = left[p];
         if l_count == 0 || acc.1 == 0 {
             continue;
@@ -261,16 +319,23 @@ fn split<T: Real, const D: usize>(
         centres: [Bounds::EMPTY; 2],
     };
     for (p, bin) in bins.iter().enumerate() {
-        sides.bounds[usize::from(p > plane)].grow(&bin.0);
+        let side = usize::from(p > plane);
+        sides.bounds[side].grow(&bin.0);
+        sides.centres[side].grow(&bin.1);
     }
-    for i in 0..range.len() {
-        let on_left = bin_of(range[i].centre(a)) <= plane;
-        sides.centres[usize::from(!on_left)].grow(&range[i].centre_bounds());
-        if on_left {
-            range.swap(i, sides.left);
-            sides.left += 1;
-        }
+    // Into the scratch copy, the left side from its start and the right one from its end, each
+    // body's place chosen without a branch (a branch on the side mispredicted half the time),
+    // then back.
+    let (mut left, mut right) = (0, range.len());
+    for (item, &b) in range.iter().zip(bin_of_item.iter()) {
+        let on_left = usize::from(b) <= plane;
+        let at = if on_left { left } else { right - 1 };
+        scratch[at] = *item;
+        left += usize::from(on_left);
+        right -= usize::from(!on_left);
     }
+    range.copy_from_slice(scratch);
+    sides.left = left;
     if sides.left == 0 || sides.left == range.len() {
         return median(range, longest);
     }

@@ -2,9 +2,9 @@
 //! body answers, through a bounding volume hierarchy.
 //!
 //! - [`body`]: [`Body`], any of the crate's solids, and the answers [`BodyHit`] and [`BodySpan`].
-//! - [`build`]: the binary tree over the bodies, by binned SAH.
+//! - [`build`]: how a set of bodies is split, by binned SAH.
 //! - [`wide`]: the hierarchy the queries traverse, nodes of four children (nodes or bodies)
-//!   collapsed from that tree, refitted when a body moves.
+//!   built top down by those splits, refitted when a body moves.
 //! - [`probe`]: a query's line against a node's children's boxes, conservatively, with the
 //!   argument why a skipped child holds no answer.
 //! - here: [`Scene`] and its queries.
@@ -110,7 +110,8 @@ fn better<T: Real, const D: usize>(best: &Option<BodyHit<T, D>>, id: usize, d: f
 }
 
 impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
-    /// The scene of `bodies`, with its hierarchy built (binned SAH, `O(n log n)`). A body's id is
+    /// The scene of `bodies`, with its hierarchy built (binned SAH, `O(n log n)`; with the `rayon`
+    /// feature, on rayon's threads below the top levels, for the same tree). A body's id is
     /// its index in `bodies`.
     ///
     /// # Example

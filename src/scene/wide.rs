@@ -2,11 +2,11 @@
 //! with the children's boxes stored axis by axis, so that a query tests all of a node's
 //! children in one pass over its lanes (`src/scene/probe.rs`).
 //!
-//! It is collapsed from the binary tree of `src/scene/build.rs`, top down: a node takes its
-//! binary node's two children, then replaces the child of largest area by that child's own two,
-//! until it has [`WIDTH`] (Wald, Benthin and Boulos, "Getting rid of packets: efficient SIMD
-//! single-ray traversal using multi-branching BVHs", IEEE Symposium on Interactive Ray Tracing,
-//! 2008). Since every body is a child of its own, with its own box, a query tests a body's box
+//! It is built top down by the splits of `src/scene/build.rs`: a node takes its bodies split in
+//! two, then splits the part of largest area again, until it has [`WIDTH`] parts or only single
+//! bodies (Wald, Benthin and Boulos, "Getting rid of packets: efficient SIMD single-ray traversal
+//! using multi-branching BVHs", IEEE Symposium on Interactive Ray Tracing, 2008); each part of
+//! several bodies becomes a node in turn. Since every body is a child of its own, with its own box, a query tests a body's box
 //! before it loads the body, and the bodies a node holds need not be stored next to each other.
 //!
 //! A child's box holds the union of the bodies' [`Shape::aabb`](crate::Shape::aabb) boxes below
@@ -22,7 +22,7 @@ use core::marker::PhantomData;
 
 use crate::real::Real;
 
-use super::build::{Bounds, Part, Split, binary_tree};
+use super::build::{Bounds, ItemStore, Items, Subset};
 
 /// The children of a node.
 pub(crate) const WIDTH: usize = 4;
@@ -111,46 +111,63 @@ pub(crate) struct Hierarchy<T, const D: usize> {
 impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// The hierarchy over bodies with the given boxes (as `min`, `max` in the width; none NaN;
     /// at most [`MAX_BODIES`]).
+    ///
+    /// With the `rayon` feature, the parts below the top levels are built on rayon's threads,
+    /// each into nodes of its own, then appended; the hierarchy is the same.
     pub(crate) fn build(boxes: &[([T; D], [T; D])]) -> Self {
-        let tree = binary_tree(boxes);
+        let (mut store, all) = ItemStore::new(boxes);
         let mut hierarchy = Hierarchy {
-            nodes: Vec::with_capacity(boxes.len() / 2 + 1),
-            parents: Vec::with_capacity(boxes.len() / 2 + 1),
+            nodes: Vec::new(),
+            parents: Vec::new(),
             node_of: alloc::vec![0; boxes.len()],
             depth: 0,
             width: PhantomData,
         };
-        if tree.is_empty() {
+        let Some(all) = all else {
             return hierarchy;
-        }
-        hierarchy.nodes.push(Wide::BLANK);
-        hierarchy.parents.push(u32::MAX);
-        // (binary node, the node it becomes, that node's depth)
-        let mut work = Vec::with_capacity(3 * super::build::MAX_DEPTH);
-        work.push((0usize, 0usize, 1usize));
-        while let Some((from, node, depth)) = work.pop() {
-            hierarchy.depth = hierarchy.depth.max(depth);
-            let (picked, count) = children(&tree, from);
-            for (k, &b) in picked[..count].iter().enumerate() {
-                hierarchy.nodes[node].set_box::<T>(k, &tree[b].bounds);
-                hierarchy.nodes[node].child[k] = match tree[b].part {
-                    Part::Body(id) => {
-                        hierarchy.node_of[id as usize] = node as u32;
-                        BODY | id
-                    }
-                    Part::Pair(..) => {
-                        let index = hierarchy.nodes.len();
-                        hierarchy.nodes.push(Wide::BLANK);
-                        hierarchy.parents.push(node as u32);
-                        work.push((b, index, depth + 1));
-                        index as u32
-                    }
-                };
-            }
+        };
+        let mut items = store.view();
+        let top = grow(&mut items, all, subtree_size(boxes.len()));
+        let mut left = top.left.clone();
+        left.sort_unstable_by_key(|part| part.bodies.first);
+        let parts: Vec<Subset<D>> = left.iter().map(|part| part.bodies).collect();
+        let subtrees = grow_each(items.carve(&parts), &parts);
+        hierarchy.append(top, None);
+        for (part, subtree) in left.iter().zip(subtrees) {
+            hierarchy.append(subtree, Some(part));
         }
         hierarchy.nodes.shrink_to_fit();
         hierarchy.parents.shrink_to_fit();
         hierarchy
+    }
+
+    /// Appends `grown`'s nodes, as the child that `part` left (or as the root).
+    fn append(&mut self, grown: Grown<D>, part: Option<&Left<D>>) {
+        let offset = self.nodes.len() as u32;
+        let parent = match part {
+            Some(part) => {
+                self.nodes[part.node as usize].child[part.lane] = offset;
+                self.depth = self.depth.max(part.depth + grown.depth);
+                part.node
+            }
+            None => {
+                self.depth = self.depth.max(grown.depth);
+                u32::MAX
+            }
+        };
+        for mut node in grown.nodes {
+            for child in &mut node.child {
+                if *child & BODY == 0 {
+                    *child += offset;
+                }
+            }
+            self.nodes.push(node);
+        }
+        let up = |p: u32| if p == u32::MAX { parent } else { p + offset };
+        self.parents.extend(grown.parents.into_iter().map(up));
+        for (id, node) in grown.bodies {
+            self.node_of[id as usize] = node + offset;
+        }
     }
 
     /// Refits the boxes on the path from body `id` to the root to its box `(min, max)`, so that
@@ -183,30 +200,127 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     }
 }
 
-/// The binary nodes that become the children of binary node `from`'s wide node, and how many:
-/// its two children, then the child of largest area replaced by its own two, until there are
-/// [`WIDTH`] or only bodies; a lone body stays alone.
-fn children<const D: usize>(tree: &[Split<D>], from: usize) -> ([usize; WIDTH], usize) {
-    let mut picked = [from; WIDTH];
-    let Part::Pair(left, right) = tree[from].part else {
-        return (picked, 1);
+/// Parts of more bodies than this are left by the top levels' build for subtrees of their own:
+/// an eighth of the bodies, enough parts for two threads to share evenly; with one thread, all
+/// the bodies.
+fn subtree_size(bodies: usize) -> usize {
+    if cfg!(feature = "rayon") && bodies >= 8192 {
+        bodies / 8
+    } else {
+        usize::MAX
+    }
+}
+
+/// Nodes built over some of the bodies, indexed from their root (0).
+struct Grown<const D: usize> {
+    nodes: Vec<Wide<D>>,
+    /// Each node's parent (`u32::MAX` for the root).
+    parents: Vec<u32>,
+    /// Each body placed, and the node that holds it.
+    bodies: Vec<(u32, u32)>,
+    /// The most nodes on a path from the root to a body.
+    depth: usize,
+    /// The parts left for subtrees of their own.
+    left: Vec<Left<D>>,
+}
+
+/// A part left for a subtree of its own: its bodies, and the node (with its depth) and lane
+/// that take it.
+#[derive(Clone, Copy)]
+struct Left<const D: usize> {
+    bodies: Subset<D>,
+    node: u32,
+    lane: usize,
+    depth: usize,
+}
+
+/// The nodes over `bodies` (at least one), top down; the parts of more than `leave` bodies are
+/// left to [`Grown::left`].
+fn grow<T: Real, const D: usize>(
+    items: &mut Items<'_, T, D>,
+    bodies: Subset<D>,
+    leave: usize,
+) -> Grown<D> {
+    let mut grown = Grown {
+        nodes: alloc::vec![Wide::BLANK],
+        parents: alloc::vec![u32::MAX],
+        bodies: Vec::with_capacity(bodies.count),
+        depth: 0,
+        left: Vec::new(),
     };
-    (picked[0], picked[1]) = (left as usize, right as usize);
-    let mut count = 2;
+    // (bodies, the node that takes them, that node's depth)
+    let mut work = alloc::vec![(bodies, 0usize, 1usize)];
+    while let Some((bodies, node, depth)) = work.pop() {
+        grown.depth = grown.depth.max(depth);
+        let (parts, count) = parts(items, bodies);
+        for (k, part) in parts[..count].iter().enumerate() {
+            grown.nodes[node].set_box::<T>(k, &part.bounds);
+            if part.count == 1 {
+                let id = items.first_id(part);
+                grown.bodies.push((id, node as u32));
+                grown.nodes[node].child[k] = BODY | id;
+            } else if part.count > leave {
+                grown.left.push(Left {
+                    bodies: *part,
+                    node: node as u32,
+                    lane: k,
+                    depth,
+                });
+            } else {
+                let index = grown.nodes.len();
+                grown.nodes.push(Wide::BLANK);
+                grown.parents.push(node as u32);
+                work.push((*part, index, depth + 1));
+                grown.nodes[node].child[k] = index as u32;
+            }
+        }
+    }
+    grown
+}
+
+/// [`grow`] over each of `parts` (whose items are `items`), whole: on rayon's threads with the
+/// `rayon` feature.
+fn grow_each<T: Real, const D: usize>(
+    items: Vec<Items<'_, T, D>>,
+    parts: &[Subset<D>],
+) -> Vec<Grown<D>> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        items
+            .into_par_iter()
+            .zip(parts.par_iter())
+            .map(|(mut items, part)| grow(&mut items, *part, usize::MAX))
+            .collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        items
+            .into_iter()
+            .zip(parts)
+            .map(|(mut items, part)| grow(&mut items, *part, usize::MAX))
+            .collect()
+    }
+}
+
+/// The parts a node's `bodies` are split into, and how many: `bodies` in two, then the part
+/// of largest area (of those with several bodies) in two again, until there are [`WIDTH`] or
+/// only single bodies; a lone body stays alone.
+fn parts<T: Real, const D: usize>(
+    items: &mut Items<T, D>,
+    bodies: Subset<D>,
+) -> ([Subset<D>; WIDTH], usize) {
+    let mut parts = [bodies; WIDTH];
+    let mut count = 1;
     while count < WIDTH {
-        let area = |k: usize| tree[picked[k]].bounds.area();
         let widest = (0..count)
-            .filter_map(|k| match tree[picked[k]].part {
-                Part::Pair(left, right) => Some((k, left, right)),
-                Part::Body(_) => None,
-            })
-            .max_by(|x, y| area(x.0).total_cmp(&area(y.0)));
-        let Some((k, left, right)) = widest else {
+            .filter(|&k| parts[k].count > 1)
+            .max_by(|&a, &b| parts[a].bounds.area().total_cmp(&parts[b].bounds.area()));
+        let Some(k) = widest else {
             break;
         };
-        picked[k] = left as usize;
-        picked[count] = right as usize;
+        [parts[k], parts[count]] = items.split(&parts[k]);
         count += 1;
     }
-    (picked, count)
+    (parts, count)
 }
