@@ -67,6 +67,29 @@ pub enum Error {
         /// The half extent given.
         value: f64,
     },
+    /// A grid's cell size is zero or negative on an axis.
+    NonPositiveCellSize {
+        /// The axis.
+        axis: usize,
+        /// The cell size given.
+        value: f64,
+    },
+    /// A grid has no cells along an axis, or more than `2^53` (beyond which plane indices are not
+    /// exact in `f64`).
+    CellCount {
+        /// The axis.
+        axis: usize,
+        /// The count given (as `f64`, rounded where it exceeds `2^53`).
+        cells: f64,
+    },
+    /// A grid's far corner (`min + cells · cell_size`) overflows the width on an axis, or a bound
+    /// of an `f64` grid reaches `2^1000`, beyond which a walk's exact plane offsets could overflow.
+    GridOverflow {
+        /// The axis.
+        axis: usize,
+        /// The far corner there, in `f64`.
+        corner: f64,
+    },
     /// A rotation matrix is not orthonormal: the largest entry of `RᵀR − I` exceeds the tolerance
     /// ([`ORTHONORMAL_TOLERANCE`](crate::ORTHONORMAL_TOLERANCE) times the width's epsilon).
     NotOrthonormal {
@@ -104,6 +127,15 @@ impl PartialEq for Error {
             (NegativeHalfExtent { axis, value }, NegativeHalfExtent { axis: a, value: v }) => {
                 axis == a && same(value, v)
             }
+            (NonPositiveCellSize { axis, value }, NonPositiveCellSize { axis: a, value: v }) => {
+                axis == a && same(value, v)
+            }
+            (CellCount { axis, cells }, CellCount { axis: a, cells: c }) => {
+                axis == a && same(cells, c)
+            }
+            (GridOverflow { axis, corner }, GridOverflow { axis: a, corner: c }) => {
+                axis == a && same(corner, c)
+            }
             (NotOrthonormal { deviation }, NotOrthonormal { deviation: d }) => same(deviation, d),
             _ => false,
         }
@@ -129,6 +161,19 @@ impl fmt::Display for Error {
             Error::NegativeHalfExtent { axis, value } => {
                 write!(f, "half extent {axis} is negative: {value}")
             }
+            Error::NonPositiveCellSize { axis, value } => {
+                write!(f, "cell size {axis} is not strictly positive: {value}")
+            }
+            Error::CellCount { axis, cells } => {
+                write!(
+                    f,
+                    "the cell count on axis {axis} is not in 1..=2^53: {cells}"
+                )
+            }
+            Error::GridOverflow { axis, corner } => write!(
+                f,
+                "the grid's far corner on axis {axis} is {corner}: it overflows, or reaches 2^1000"
+            ),
             Error::NotOrthonormal { deviation } => write!(
                 f,
                 "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e}"
@@ -152,7 +197,7 @@ where
 
 /// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
 #[cfg(feature = "serde")]
-const ARGUMENTS: [&str; 11] = [
+const ARGUMENTS: [&str; 12] = [
     "origin",
     "direction",
     "point a",
@@ -164,6 +209,7 @@ const ARGUMENTS: [&str; 11] = [
     "min",
     "max",
     "half_extents",
+    "cell_size",
 ];
 
 /// Deserializes an argument name into the matching `&'static str`.

@@ -29,6 +29,7 @@
 //! | over which travel of its centre does a moving ball touch the solid? | [`Cast::sphere_span`] |
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
 //! | the same questions over many bodies (first hit, any hit, every body crossed with its chord, every body holding a point) | [`Scene`], with [`Body`] for mixed scenes |
+//! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`] |
 //!
 //! # Semantics at the edges
 //!
@@ -50,7 +51,7 @@
 //! | `std` | yes | the standard library's float functions |
 //! | `libm` | no | float functions from libm instead, for `no_std` builds (`--no-default-features --features libm`) |
 //! | `serde` | no | `Serialize` and `Deserialize` for every public type, through nalgebra's serde support; shapes and rays deserialize through their constructors, so bad input is an error there too |
-//! | `rayon` | no | [`Cast::cast_rays_par`] and [`Scene::cast_rays_par`], batches on rayon's thread pool |
+//! | `rayon` | no | [`Cast::cast_rays_par`] and [`Scene::cast_rays_par`], batches on rayon's thread pool; [`Scene::new`] builds on it too |
 //!
 //! approx's `AbsDiffEq`, `RelativeEq` and `UlpsEq` are implemented for [`Hit`], [`Span`] and the
 //! shapes in every build, comparing each number they hold.
@@ -105,6 +106,7 @@ mod compare;
 mod core;
 mod error;
 mod fused;
+mod grid;
 mod hit;
 mod ray;
 mod real;
@@ -116,6 +118,7 @@ mod traits;
 
 pub use bounds::{Aabb, Rect};
 pub use error::Error;
+pub use grid::{Grid, GridCell, GridWalk};
 pub use hit::{Hit, Span};
 pub use ray::Ray;
 pub use real::Real;

@@ -1,6 +1,7 @@
 //! serde support (feature `serde`): the shapes and rays travel as their constructor arguments and
 //! come back through the constructors, so a deserialized value satisfies the same invariants as a
-//! constructed one and bad input is an [`Error`]. (`Hit`, `Span` and `Error` derive theirs.)
+//! constructed one and bad input is an [`Error`]; so do grids. A grid cell travels with its
+//! index as a vector. (`Hit`, `Span` and `Error` derive theirs.)
 
 use nalgebra::{Point, Rotation, SVector, Unit};
 use serde::de::Error as _;
@@ -9,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::core::unit::UNIT_TOLERANCE;
 use crate::error::{Error, check_finite};
 use crate::real::{Real, widen};
-use crate::{Aabb, Ellipsoid, Ray, Sphere};
+use crate::{Aabb, Ellipsoid, Grid, GridCell, Ray, Sphere};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Ray")]
@@ -123,6 +124,59 @@ impl<T: Real, const D: usize> TryFrom<AabbRepr<T, D>> for Aabb<T, D> {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Grid")]
+struct GridRepr<T: Real, const D: usize> {
+    min: Point<T, D>,
+    cell_size: SVector<T, D>,
+    cells: SVector<usize, D>,
+}
+
+impl<T: Real, const D: usize> From<Grid<T, D>> for GridRepr<T, D> {
+    fn from(g: Grid<T, D>) -> Self {
+        GridRepr {
+            min: *g.min(),
+            cell_size: *g.cell_size(),
+            cells: g.cells().into(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<GridRepr<T, D>> for Grid<T, D> {
+    type Error = Error;
+    fn try_from(r: GridRepr<T, D>) -> Result<Self, Error> {
+        Grid::new(r.min, r.cell_size, r.cells.into())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "GridCell")]
+struct GridCellRepr<T: Real, const D: usize> {
+    index: SVector<usize, D>,
+    enter: T,
+    exit: T,
+}
+
+impl<T: Real, const D: usize> From<GridCell<T, D>> for GridCellRepr<T, D> {
+    fn from(c: GridCell<T, D>) -> Self {
+        GridCellRepr {
+            index: c.index.into(),
+            enter: c.enter,
+            exit: c.exit,
+        }
+    }
+}
+
+impl<T: Real, const D: usize> From<GridCellRepr<T, D>> for GridCell<T, D> {
+    fn from(r: GridCellRepr<T, D>) -> Self {
+        GridCell {
+            index: r.index.into(),
+            enter: r.enter,
+            exit: r.exit,
+        }
+    }
+}
+
 /// `Serialize` and `Deserialize` for `$ty` through `$repr`: serialized as `$repr::from(value)`,
 /// deserialized through `$ty::try_from($repr)`, whose [`Error`] becomes the deserializer's.
 macro_rules! through_repr {
@@ -141,4 +195,11 @@ macro_rules! through_repr {
     )*};
 }
 
-through_repr!(Ray RayRepr, Sphere SphereRepr, Ellipsoid EllipsoidRepr, Aabb AabbRepr);
+through_repr!(
+    Ray RayRepr,
+    Sphere SphereRepr,
+    Ellipsoid EllipsoidRepr,
+    Aabb AabbRepr,
+    Grid GridRepr,
+    GridCell GridCellRepr
+);

@@ -2,6 +2,7 @@
 //! (exact copies of the `f32`/`f64` inputs), conversion to raysweep objects, and random scenes.
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod grid;
 pub mod random;
 pub mod reference;
 pub mod scenes;

@@ -6,8 +6,8 @@
 
 use raysweep::nalgebra::{Point, Rotation, SVector, Unit};
 use raysweep::{
-    Aabb, Body, BodyHit, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Hit, Ray, Rect, Scene,
-    Shape, Span, Sphere,
+    Aabb, Body, BodyHit, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Grid, GridCell,
+    GridWalk, Hit, Ray, Rect, Scene, Shape, Span, Sphere,
 };
 
 fn traits_of_values<V: Clone + Copy + core::fmt::Debug + PartialEq>() {}
@@ -55,7 +55,23 @@ fn signatures<T: raysweep::Real, const D: usize>() {
     scene::<T, D, Body<T, D>>();
     scene::<T, D, Sphere<T, D>>();
     let _: Option<Scene<T, D>> = None::<Scene<T, D, Body<T, D>>>;
+
+    // Grids (API.md, "Grids").
+    traits_of_values::<Grid<T, D>>();
+    traits_of_values::<GridCell<T, D>>();
+    let _: fn(Point<T, D>, SVector<T, D>, [usize; D]) -> Result<Grid<T, D>, Error> = Grid::new;
+    let _: fn(&Grid<T, D>, &Ray<T, D>, T) -> GridWalk<T, D> = Grid::walk;
+    walk_of::<T, D, GridWalk<T, D>>();
+    let cell = GridCell::<T, D> {
+        index: [0; D],
+        enter: T::zero(),
+        exit: T::one(),
+    };
+    let _: ([usize; D], T, T) = (cell.index, cell.enter, cell.exit);
+    let _: Option<Grid<T>> = None::<Grid<T, 3>>;
 }
+
+fn walk_of<T: raysweep::Real, const D: usize, W: Iterator<Item = GridCell<T, D>>>() {}
 
 fn scene<T: raysweep::Real, const D: usize, S: Cast<T, D> + Sync>() {
     let _: fn(Vec<S>) -> Scene<T, D, S> = Scene::new;

@@ -8,6 +8,7 @@ mod robust;
 
 mod api;
 mod batch;
+mod grid;
 mod phantom;
 mod precision;
 mod properties;

@@ -85,6 +85,18 @@ fn errors_round_trip() {
             max: 1.0,
         },
         Error::NotOrthonormal { deviation: 1e-3 },
+        Error::NonPositiveCellSize {
+            axis: 1,
+            value: -0.5,
+        },
+        Error::CellCount {
+            axis: 0,
+            cells: 0.0,
+        },
+        Error::GridOverflow {
+            axis: 2,
+            corner: 1e39,
+        },
     ];
     for e in errors {
         // JSON has no infinity, so that one goes through a format that has: serde's own tokens
@@ -138,4 +150,35 @@ fn a_deserialised_direction_beyond_2_pow_minus_16_of_unit_is_normalised() {
     let json = format!(r#"{{"origin":{:?},"dir":[{}]}}"#, [0; 40], dir.join(","));
     let ray: Ray<f32, 40> = serde_json::from_str(&json).unwrap();
     assert_eq!(ray.dir()[0], 1.0);
+}
+
+#[test]
+fn grids_and_their_cells_round_trip_and_deserialize_through_the_constructor() {
+    use raysweep::nalgebra::{Point3, Vector3};
+    use raysweep::{Grid, GridCell};
+    let grid = Grid::new(
+        Point3::new(-1.0f32, 0.5, 2.0),
+        Vector3::new(0.1, 0.25, 3.0),
+        [7, 3, 1],
+    )
+    .unwrap();
+    let json = serde_json::to_string(&grid).unwrap();
+    assert_eq!(serde_json::from_str::<Grid<f32>>(&json).unwrap(), grid);
+    let bad = r#"{"min":[0,0],"cell_size":[1,0],"cells":[2,2]}"#;
+    let err = serde_json::from_str::<Grid<f64, 2>>(bad).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("cell size 1 is not strictly positive"),
+        "{err}"
+    );
+    let cell = GridCell::<f64, 3> {
+        index: [4, 0, 9],
+        enter: 0.1,
+        exit: 0.30000000000000004,
+    };
+    let json = serde_json::to_string(&cell).unwrap();
+    assert_eq!(
+        serde_json::from_str::<GridCell<f64, 3>>(&json).unwrap(),
+        cell
+    );
 }

@@ -1,0 +1,260 @@
+//! One axis of a grid as a ray's line meets it: where the line crosses plane `k`, computed from
+//! `k` directly, never accumulated, and how plane `k` lies against the origin, exactly.
+//!
+//! Plane `k` lies at `min + k·h` (real arithmetic). Its offset from the origin,
+//! `k·h − (o − min)`, is held as the two exact pairs `k·h = p + e` (TwoProduct, exact for
+//! `k ≤ 2^53`) and `o − min = d + f` (TwoSum), both in `f64`, which holds every `f32` and `f64`
+//! input. Comparing the pairs decides exactly on which side of the origin a plane lies (a pair's
+//! low part is below half an ulp of its high part, so pairs compare by high, then low part). The
+//! crossing parameter along the stored direction `n` is the offset `(p − d) + (e − f)`, rounded
+//! with a relative error of about `2^-52` (or an absolute one of `2^-104` of `|p| + |d|` where the
+//! offset cancels), then divided by `nᵢ` once: the same value for the same plane every time, so
+//! a cell's exit and the next one's entry are the same key.
+//!
+//! Two crossings are ordered by their keys where these differ by more than their errors can
+//! explain; otherwise exactly, by the sign of `Nᵢ·nⱼ − Nⱼ·nᵢ` (the offsets `N` as their four
+//! exact terms, each product split by TwoProduct), summed as a nonoverlapping expansion
+//! (Shewchuk, "Adaptive precision floating-point arithmetic and fast robust geometric
+//! predicates", Discrete Comput. Geom. 18, 1997, Grow-Expansion), whose largest part has the
+//! sum's sign. (Sources: Knuth's TwoSum and Dekker's TwoProduct, `src/core/exact.rs`.)
+
+use core::cmp::Ordering;
+
+use crate::core::exact::{Products, two_product, two_sum};
+
+/// `2^-90`: a key's absolute error beyond its relative one is below this much of the largest
+/// offset on its axis over the direction's component (the offset's low terms are `2^-104` of it).
+const SLOP: f64 = 8.077935669463161e-28;
+
+/// `2^-40`: keys closer than this, relative, are ordered exactly (their relative errors are below
+/// `2^-51`).
+const CLOSE: f64 = 9.094947017729282e-13;
+
+/// A grid axis against a ray's line.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Axis {
+    /// `o − min`, exactly, as a pair.
+    from_min: (f64, f64),
+    /// The cell size.
+    size: f64,
+    /// The stored direction's component.
+    dir: f64,
+    /// A bound of a key's absolute error beyond its relative one ([`SLOP`]).
+    slop: f64,
+    products: Products,
+}
+
+impl Axis {
+    /// The axis of `cells` cells whose planes start at `min`, `size` apart, for a line through
+    /// `origin` along `dir` (its stored direction's component).
+    pub(crate) fn new(
+        origin: f64,
+        min: f64,
+        size: f64,
+        cells: usize,
+        dir: f64,
+        products: Products,
+    ) -> Self {
+        let reach = origin.abs() + min.abs() + cells as f64 * size;
+        Axis {
+            from_min: two_sum(origin, -min),
+            size,
+            dir,
+            slop: reach / dir.abs() * SLOP,
+            products,
+        }
+    }
+
+    /// The stored direction's component.
+    pub(crate) fn dir(&self) -> f64 {
+        self.dir
+    }
+
+    /// `k·h` as an exact pair (its low part dropped only where the product's error falls outside
+    /// the range that TwoProduct handles, for cell sizes beyond `2^995`).
+    #[inline(always)]
+    fn offset(&self, k: usize) -> (f64, f64) {
+        let (p, e) = two_product(k as f64, self.size, self.products);
+        (p, if e.is_finite() { e } else { 0.0 })
+    }
+
+    /// How plane `k` lies against the origin on this axis, exactly: `Less` where it lies below.
+    pub(crate) fn plane_vs_origin(&self, k: usize) -> Ordering {
+        let (p, e) = self.offset(k);
+        let (d, f) = self.from_min;
+        p.total_cmp(&d).then(e.total_cmp(&f))
+    }
+
+    /// How the crossing of this axis's plane `k` (whose [`Axis::crossing`] is `key`) lies along
+    /// the line against that of `other`'s plane `j` (key `other_key`), exactly: `Less` where it
+    /// comes first. (Infinite keys, of offsets that overflow, compare as they are.)
+    pub(crate) fn compare(
+        &self,
+        k: usize,
+        key: f64,
+        other: &Axis,
+        j: usize,
+        other_key: f64,
+    ) -> Ordering {
+        let margin = (key.abs() + other_key.abs()) * CLOSE + self.slop + other.slop;
+        if !(key.is_finite() && other_key.is_finite()) || (key - other_key).abs() > margin {
+            return key.total_cmp(&other_key);
+        }
+        // N_k / n_self against N_j / n_other: the sign of N_k·n_other − N_j·n_self, turned where
+        // the two directions' components differ in sign.
+        let mut sum = Expansion::default();
+        for (terms, by, sign) in [
+            (self.offset_terms(k), other.dir, 1.0),
+            (other.offset_terms(j), self.dir, -1.0),
+        ] {
+            for t in terms {
+                let (p, e) = two_product(t, by, self.products);
+                sum.add(sign * p);
+                sum.add(sign * e);
+            }
+        }
+        let order = sum.sign();
+        if (self.dir < 0.0) != (other.dir < 0.0) {
+            order.reverse()
+        } else {
+            order
+        }
+    }
+
+    /// How the crossing of plane `k` lies along the line against the origin (parameter 0),
+    /// exactly.
+    pub(crate) fn compare_origin(&self, k: usize) -> Ordering {
+        // The crossing is the offset over the direction: behind the origin where the plane lies
+        // below it and the line runs up, or above it and the line runs down.
+        let below = self.plane_vs_origin(k);
+        if self.dir < 0.0 {
+            below.reverse()
+        } else {
+            below
+        }
+    }
+
+    /// The offset `k·h − (o − min)` as four exact terms.
+    fn offset_terms(&self, k: usize) -> [f64; 4] {
+        let (p, e) = self.offset(k);
+        let (d, f) = self.from_min;
+        [p, e, -d, -f]
+    }
+
+    /// The parameter along the stored direction at which the line crosses plane `k` (see the
+    /// module's documentation), `+0.0` rather than `−0.0`; infinite where the offset overflows.
+    #[inline(always)]
+    pub(crate) fn crossing(&self, k: usize) -> f64 {
+        let (p, e) = self.offset(k);
+        let (d, f) = self.from_min;
+        let (s, t) = two_sum(p, -d);
+        let offset = if s.is_finite() { s + (t + (e - f)) } else { s };
+        offset / self.dir + 0.0
+    }
+}
+
+/// A sum of up to 16 values held exactly as a nonoverlapping expansion, its parts in increasing
+/// magnitude (Shewchuk's Grow-Expansion with zero elimination).
+#[derive(Default)]
+struct Expansion {
+    parts: [f64; 16],
+    len: usize,
+}
+
+impl Expansion {
+    /// Adds `b`, exactly.
+    fn add(&mut self, b: f64) {
+        let mut carry = b;
+        let mut kept = 0;
+        for i in 0..self.len {
+            let (sum, error) = two_sum(carry, self.parts[i]);
+            if error != 0.0 {
+                self.parts[kept] = error;
+                kept += 1;
+            }
+            carry = sum;
+        }
+        if carry != 0.0 {
+            self.parts[kept] = carry;
+            kept += 1;
+        }
+        self.len = kept;
+    }
+
+    /// The sum's sign, as it compares with zero: its largest part's.
+    fn sign(&self) -> Ordering {
+        match self.len {
+            0 => Ordering::Equal,
+            n => self.parts[n - 1].total_cmp(&0.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plane_through_the_origin_is_found_exactly() {
+        // 0.1 is not a binary fraction: plane 3 of a grid at -0.2 with cells 0.1 lies at
+        // 0.1 (to within rounding), and the origin at fl(0.1) is compared with it exactly.
+        let axis = Axis::new(0.1, -0.2, 0.1, 5, 1.0, Products::Split);
+        // -0.2 + k·0.1 with the f64 values, exactly, against 0.1, in units of 2^-60 (both are
+        // whole numbers of them).
+        let unit = (-60f64).exp2();
+        let exact = |k: i128| {
+            let plane = (-0.2f64 / unit) as i128 + k * (0.1f64 / unit) as i128;
+            plane.cmp(&((0.1f64 / unit) as i128))
+        };
+        for k in 0..6 {
+            assert_eq!(axis.plane_vs_origin(k), exact(k as i128), "plane {k}");
+        }
+        // fl(0.2) is 2·fl(0.1), so plane 3 lies exactly on the origin, where the rounded
+        // arithmetic -0.2 + 3·0.1 puts it 2^-55 above.
+        assert_eq!(axis.plane_vs_origin(3), Ordering::Equal);
+        assert!(std::hint::black_box(-0.2f64) + 3.0 * 0.1 > 0.1);
+    }
+
+    #[test]
+    fn crossings_are_the_offsets_over_the_direction() {
+        let axis = Axis::new(0.25, -1.0, 0.5, 3, -0.5, Products::Fused);
+        assert_eq!(axis.crossing(0), 2.5);
+        assert_eq!(axis.crossing(3), -0.5);
+        // A plane through the origin is crossed at +0.0, never -0.0.
+        let through = Axis::new(0.5, 0.0, 0.5, 2, -1.0, Products::Split);
+        assert_eq!(through.crossing(1).to_bits(), 0.0f64.to_bits());
+    }
+}
+
+#[cfg(test)]
+mod order {
+    use super::*;
+
+    /// Crossings a rounding apart, decided exactly: the line from (0.1, 0.3) along (1, 1) (both
+    /// components the same bits) meets x = 0.3 and y = 0.5 at parameters whose rounded keys tie
+    /// or flip, while the exact offsets 0.3 − 0.1 and 0.5 − 0.3 differ in their last bits.
+    #[test]
+    fn near_ties_are_decided_exactly() {
+        let n = core::f64::consts::FRAC_1_SQRT_2;
+        for products in [Products::Split, Products::Fused] {
+            let x = Axis::new(0.1, 0.0, 0.1, 10, n, products);
+            let y = Axis::new(0.3, 0.0, 0.1, 10, n, products);
+            // Plane 3 of x is 3·fl(0.1); plane 5 of y is 5·fl(0.1).
+            let order = x.compare(3, x.crossing(3), &y, 5, y.crossing(5));
+            // 3·fl(0.1) − fl(0.1) = 2·fl(0.1), exactly; 5·fl(0.1) − fl(0.3) = 2·fl(0.1) + 2^-54·k
+            // for the f64 values: compare them in integers of 2^-60.
+            let unit = (-60f64).exp2();
+            let tenth = (0.1f64 / unit) as i128;
+            let expected = (2 * tenth).cmp(&(5 * tenth - (0.3f64 / unit) as i128));
+            assert_eq!(order, expected, "{products:?}");
+            assert_eq!(
+                y.compare(5, y.crossing(5), &x, 3, x.crossing(3)),
+                expected.reverse()
+            );
+            assert_eq!(
+                x.compare(3, x.crossing(3), &x, 3, x.crossing(3)),
+                Ordering::Equal
+            );
+        }
+    }
+}
