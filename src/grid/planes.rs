@@ -6,10 +6,11 @@
 //! `k ≤ 2^53`) and `o − min = d + f` (TwoSum), both in `f64`, which holds every `f32` and `f64`
 //! input. Comparing the pairs decides exactly on which side of the origin a plane lies (a pair's
 //! low part is below half an ulp of its high part, so pairs compare by high, then low part). The
-//! crossing parameter along the stored direction `n` is the offset `(p − d) + (e − f)`, rounded
-//! with a relative error of about `2^-52` (or an absolute one of `2^-104` of `|p| + |d|` where the
-//! offset cancels), then divided by `nᵢ` once: the same value for the same plane every time, so
-//! a cell's exit and the next one's entry are the same key.
+//! crossing parameter along the stored direction `n` (its key) is `k·(h/nᵢ) − (d + f)/nᵢ` in plain
+//! `f64` arithmetic, the two quotients computed once per ray: a multiplication and a subtraction
+//! per plane, within `2^-51` of `(k·h + |d|)/|nᵢ|` of the exact value (so within `2^-51` of it,
+//! relative, where the offset does not cancel). The same value for the same plane every time, so a
+//! cell's exit and the next one's entry are the same key.
 //!
 //! Two crossings are ordered by their keys where these differ by more than their errors can
 //! explain; otherwise exactly, by the sign of `Nᵢ·nⱼ − Nⱼ·nᵢ` (the offsets `N` as their four
@@ -22,12 +23,10 @@ use core::cmp::Ordering;
 
 use crate::core::exact::{Products, two_product, two_sum};
 
-/// `2^-90`: a key's absolute error beyond its relative one is below this much of the largest
-/// offset on its axis over the direction's component (the offset's low terms are `2^-104` of it).
-const SLOP: f64 = 8.077935669463161e-28;
-
-/// `2^-40`: keys closer than this, relative, are ordered exactly (their relative errors are below
-/// `2^-51`).
+/// `2^-40`: keys closer than this much of their axes' reach (the largest `|offset|/|nᵢ|` of a
+/// plane of the grid) are ordered exactly. A key's error is below `2^-51` of its axis's reach
+/// (its roundings, of `h/nᵢ`, of `(o − min)/nᵢ`, of the product and of the difference, are
+/// `2^-53` of it each).
 const CLOSE: f64 = 9.094947017729282e-13;
 
 /// A grid axis against a ray's line.
@@ -39,8 +38,11 @@ pub(crate) struct Axis {
     size: f64,
     /// The stored direction's component.
     dir: f64,
-    /// A bound of a key's absolute error beyond its relative one ([`SLOP`]).
-    slop: f64,
+    /// `h/nᵢ` and `(o − min)/nᵢ`, rounded: a key is `k·step − shift`.
+    step: f64,
+    shift: f64,
+    /// How close a key must come to another to be ordered exactly: [`CLOSE`] of the reach.
+    margin: f64,
     products: Products,
 }
 
@@ -56,11 +58,14 @@ impl Axis {
         products: Products,
     ) -> Self {
         let reach = origin.abs() + min.abs() + cells as f64 * size;
+        let (d, f) = two_sum(origin, -min);
         Axis {
-            from_min: two_sum(origin, -min),
+            from_min: (d, f),
             size,
             dir,
-            slop: reach / dir.abs() * SLOP,
+            step: size / dir,
+            shift: d / dir + f / dir,
+            margin: reach / dir.abs() * CLOSE,
             products,
         }
     }
@@ -68,6 +73,11 @@ impl Axis {
     /// The stored direction's component.
     pub(crate) fn dir(&self) -> f64 {
         self.dir
+    }
+
+    /// See [`Axis::near`].
+    pub(crate) fn margin(&self) -> f64 {
+        self.margin
     }
 
     /// `k·h` as an exact pair (its low part dropped only where the product's error falls outside
@@ -87,7 +97,7 @@ impl Axis {
 
     /// How the crossing of this axis's plane `k` (whose [`Axis::crossing`] is `key`) lies along
     /// the line against that of `other`'s plane `j` (key `other_key`), exactly: `Less` where it
-    /// comes first. (Infinite keys, of offsets that overflow, compare as they are.)
+    /// comes first.
     pub(crate) fn compare(
         &self,
         k: usize,
@@ -96,8 +106,7 @@ impl Axis {
         j: usize,
         other_key: f64,
     ) -> Ordering {
-        let margin = (key.abs() + other_key.abs()) * CLOSE + self.slop + other.slop;
-        if !(key.is_finite() && other_key.is_finite()) || (key - other_key).abs() > margin {
+        if !self.near(key, other, other_key) {
             return key.total_cmp(&other_key);
         }
         // N_k / n_self against N_j / n_other: the sign of N_k·n_other − N_j·n_self, turned where
@@ -142,14 +151,28 @@ impl Axis {
     }
 
     /// The parameter along the stored direction at which the line crosses plane `k` (see the
-    /// module's documentation), `+0.0` rather than `−0.0`; infinite where the offset overflows.
+    /// module's documentation), `+0.0` rather than `−0.0`; infinite where it overflows.
     #[inline(always)]
     pub(crate) fn crossing(&self, k: usize) -> f64 {
-        let (p, e) = self.offset(k);
-        let (d, f) = self.from_min;
-        let (s, t) = two_sum(p, -d);
-        let offset = if s.is_finite() { s + (t + (e - f)) } else { s };
-        offset / self.dir + 0.0
+        // (As a signed integer: one instruction to convert, and `k ≤ 2^53`.)
+        let k = k as i64 as f64;
+        let key = k * self.step - self.shift;
+        if key.is_finite() {
+            key + 0.0
+        } else {
+            // Where `h/nᵢ` or `(o − min)/nᵢ` overflows: the offset, then one division, which
+            // overflows only where the key does (never NaN).
+            let (d, f) = self.from_min;
+            ((k * self.size - d) - f) / self.dir + 0.0
+        }
+    }
+
+    /// Whether the keys of two crossings (of this axis and of `other`) are too close to order
+    /// by their values (or both infinite). An infinite key stands for a crossing beyond `f64`'s
+    /// range: past every finite one.
+    #[inline(always)]
+    pub(crate) fn near(&self, key: f64, other: &Axis, other_key: f64) -> bool {
+        !((key - other_key).abs() > self.margin + other.margin)
     }
 }
 

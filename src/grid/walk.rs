@@ -39,10 +39,20 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     cells: [usize; D],
     /// The cell the walk is in.
     index: [usize; D],
-    /// Per axis, the next plane the line crosses (none where it runs parallel).
-    next: [Option<Cut>; D],
+    /// Per axis, the next plane the line crosses and its key (`+∞` where the line runs parallel,
+    /// and the plane is unused).
+    plane: [usize; D],
+    key: [f64; D],
+    /// Per axis, what a crossing adds to the index: 1, or `usize::MAX` (−1) where the line runs
+    /// down the axis.
+    step: [usize; D],
+    /// Per axis, [`Axis::margin`].
+    margin: [f64; D],
     /// Where the line leaves the grid.
     end: Cut,
+    /// A key below which a crossing certainly comes before `end`: its key less every axis's
+    /// margin and its own.
+    before_end: f64,
     /// The distance at which the walk entered the cell it is in.
     enter: T,
     max_distance: T,
@@ -71,12 +81,16 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             axes,
             cells,
             index: [0; D],
-            next: [None; D],
+            plane: [0; D],
+            key: [f64::INFINITY; D],
+            step: core::array::from_fn(|a| if dir[a] < 0.0 { usize::MAX } else { 1 }),
+            margin: axes.map(|axis| axis.margin()),
             end: Cut {
                 axis: ORIGIN,
                 plane: 0,
                 key: 0.0,
             },
+            before_end: f64::NEG_INFINITY,
             enter: T::zero(),
             max_distance,
             length: length::<T, f64, D>(&dir),
@@ -156,6 +170,8 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             return;
         }
         self.end = end;
+        let widest = self.axes.iter().map(Axis::margin).fold(0.0, f64::max);
+        self.before_end = end.key - (widest + self.axes[end.axis].margin());
         self.enter = if first.axis == ORIGIN {
             T::zero()
         } else {
@@ -170,13 +186,14 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             let behind = |k: usize| self.order(&self.cut(a, k), &first) != Ordering::Greater;
             if dir > 0.0 {
                 let k = last_where(cells, behind);
-                self.index[a] = k;
-                self.next[a] = Some(self.cut(a, k + 1));
+                (self.index[a], self.plane[a]) = (k, k + 1);
             } else if dir < 0.0 {
                 let k = cells - 1 - last_where(cells, |j| behind(cells - j));
-                self.index[a] = k;
-                self.next[a] = Some(self.cut(a, k));
+                (self.index[a], self.plane[a]) = (k, k);
+            } else {
+                continue;
             }
+            self.key[a] = self.axes[a].crossing(self.plane[a]);
         }
         self.done = false;
     }
@@ -203,20 +220,77 @@ fn last_where(cells: usize, holds: impl Fn(usize) -> bool) -> usize {
     lo
 }
 
+impl<T: Real, const D: usize> GridWalk<T, D> {
+    /// Axis `a`'s next crossing.
+    #[inline(always)]
+    fn next_cut(&self, a: usize) -> Cut {
+        Cut {
+            axis: a,
+            plane: self.plane[a],
+            key: self.key[a],
+        }
+    }
+
+    /// Whether axis `a` moves along the line.
+    #[inline(always)]
+    fn moves(&self, a: usize) -> bool {
+        self.axes[a].dir() != 0.0
+    }
+
+    /// The next crossing when some keys are too close to order by value: the nearest exactly,
+    /// and the axes that cross there (as bits).
+    #[cold]
+    #[inline(never)]
+    fn exact_step(&self) -> (Cut, u32) {
+        let mut step: Option<Cut> = None;
+        for a in (0..D).filter(|&a| self.moves(a)) {
+            let cut = self.next_cut(a);
+            if step.is_none_or(|s| self.order(&cut, &s) == Ordering::Less) {
+                step = Some(cut);
+            }
+        }
+        // (A ray moves along some axis; were none to, the walk would end at the grid's exit.)
+        let Some(step) = step else {
+            return (self.end, 0);
+        };
+        let ties = (0..D)
+            .filter(|&a| self.moves(a) && self.order(&self.next_cut(a), &step) == Ordering::Equal)
+            .fold(0, |bits, a| bits | 1 << a);
+        (step, ties)
+    }
+}
+
 impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
     type Item = GridCell<T, D>;
 
+    #[inline]
     fn next(&mut self) -> Option<GridCell<T, D>> {
         while !self.done {
-            // The nearest next crossing.
-            let mut step: Option<Cut> = None;
-            for cut in self.next.iter().flatten() {
-                if step.is_none_or(|s| self.order(cut, &s) == Ordering::Less) {
-                    step = Some(*cut);
+            // The nearest next crossing by the keys; exactly where another is too close to it
+            // (an infinite key, of a crossing beyond `f64`'s range, is never close to a finite
+            // one, and a parallel axis's is never chosen: the grid's exit comes first).
+            let mut s = 0;
+            for a in 1..D {
+                if self.key[a] < self.key[s] {
+                    s = a;
                 }
             }
-            let step = step?;
-            let within = self.order(&step, &self.end) == Ordering::Less;
+            // (`key[s]` is the least, so an infinite or NaN difference is never close.)
+            let mut close = false;
+            for a in 0..D {
+                let margin = self.margin[a] + self.margin[s];
+                close |= a != s && self.key[a] - self.key[s] <= margin;
+            }
+            let (step, ties) = if close {
+                self.exact_step()
+            } else {
+                (self.next_cut(s), 1 << s)
+            };
+            let within = if step.key < self.before_end {
+                true
+            } else {
+                self.order(&step, &self.end) == Ordering::Less
+            };
             // Rounded keys may run a rounding backwards where the exact order says forwards:
             // the distance then stays where it was (and the cell between is empty).
             let at = self.distance(if within { step.key } else { self.end.key });
@@ -236,16 +310,13 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
             } else {
                 // Every axis that crosses there steps.
                 for a in 0..D {
-                    if self.next[a].is_some_and(|c| self.order(&c, &step) == Ordering::Equal) {
-                        let axis = self.axes[a];
-                        let plane = if axis.dir() > 0.0 {
-                            self.index[a] += 1;
-                            self.index[a] + 1
-                        } else {
-                            self.index[a] -= 1;
-                            self.index[a]
-                        };
-                        self.next[a] = Some(self.cut(a, plane));
+                    if ties >> a & 1 != 0 {
+                        // One up, or one down (wrapping: the index stays in the grid, as the
+                        // grid's exit comes first).
+                        let by = self.step[a];
+                        self.index[a] = self.index[a].wrapping_add(by);
+                        self.plane[a] = self.plane[a].wrapping_add(by);
+                        self.key[a] = self.axes[a].crossing(self.plane[a]);
                     }
                 }
                 self.enter = exit;
