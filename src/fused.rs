@@ -18,6 +18,15 @@ use crate::core::exact::Products;
 /// extension, detected at run time.
 const FUSED_IN_BASE: bool = cfg!(target_arch = "aarch64");
 
+/// The [`Products`] that code compiled for the base target computes fastest: fused where the
+/// base target has a fused multiply-add ([`FUSED_IN_BASE`]), split elsewhere (a fused product
+/// outside [`with_fused_products`] would be a call to the math library's `fma` on x86).
+pub(crate) const BASE_PRODUCTS: Products = if FUSED_IN_BASE {
+    Products::Fused
+} else {
+    Products::Split
+};
+
 /// The [`Products`] this CPU computes fastest, as [`with_fused_products`] chooses them (and the
 /// batches, `crate::batch::dispatch`, for their base registers).
 #[inline(always)]

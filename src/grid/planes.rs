@@ -24,9 +24,7 @@ use core::cmp::Ordering;
 use crate::core::exact::{Products, two_product, two_sum};
 
 /// `2^-40`: keys closer than this much of their axes' reach (the largest `|offset|/|nᵢ|` of a
-/// plane of the grid) are ordered exactly. A key's error is below `2^-51` of its axis's reach
-/// (its roundings, of `h/nᵢ`, of `(o − min)/nᵢ`, of the product and of the difference, are
-/// `2^-53` of it each).
+/// plane of the grid) are ordered exactly. A key's error is below `2^-51` of its axis's reach.
 const CLOSE: f64 = 9.094947017729282e-13;
 
 /// A grid axis against a ray's line.
@@ -38,9 +36,6 @@ pub(crate) struct Axis {
     size: f64,
     /// The stored direction's component.
     dir: f64,
-    /// `h/nᵢ` and `(o − min)/nᵢ`, rounded: a key is `k·step − shift`.
-    step: f64,
-    shift: f64,
     /// How close a key must come to another to be ordered exactly: [`CLOSE`] of the reach.
     margin: f64,
     products: Products,
@@ -63,8 +58,6 @@ impl Axis {
             from_min: (d, f),
             size,
             dir,
-            step: size / dir,
-            shift: d / dir + f / dir,
             margin: reach / dir.abs() * CLOSE,
             products,
         }
@@ -92,7 +85,7 @@ impl Axis {
     pub(crate) fn plane_vs_origin(&self, k: usize) -> Ordering {
         let (p, e) = self.offset(k);
         let (d, f) = self.from_min;
-        p.total_cmp(&d).then(e.total_cmp(&f))
+        by_value(p, d).then(by_value(e, f))
     }
 
     /// How the crossing of this axis's plane `k` (whose [`Axis::crossing`] is `key`) lies along
@@ -154,17 +147,11 @@ impl Axis {
     /// module's documentation), `+0.0` rather than `−0.0`; infinite where it overflows.
     #[inline(always)]
     pub(crate) fn crossing(&self, k: usize) -> f64 {
-        // (As a signed integer: one instruction to convert, and `k ≤ 2^53`.)
-        let k = k as i64 as f64;
-        let key = k * self.step - self.shift;
-        if key.is_finite() {
-            key + 0.0
-        } else {
-            // Where `h/nᵢ` or `(o − min)/nᵢ` overflows: the offset, then one division, which
-            // overflows only where the key does (never NaN).
-            let (d, f) = self.from_min;
-            ((k * self.size - d) - f) / self.dir + 0.0
-        }
+        let (p, e) = self.offset(k);
+        let (d, f) = self.from_min;
+        let (s, t) = two_sum(p, -d);
+        let offset = if s.is_finite() { s + (t + (e - f)) } else { s };
+        offset / self.dir + 0.0
     }
 
     /// Whether the keys of two crossings (of this axis and of `other`) are too close to order
@@ -174,6 +161,12 @@ impl Axis {
     pub(crate) fn near(&self, key: f64, other: &Axis, other_key: f64) -> bool {
         !((key - other_key).abs() > self.margin + other.margin)
     }
+}
+
+/// How `a` compares with `b` by value: `-0.0` and `0.0` are equal (an exact product's error can be
+/// either), and a NaN (the lost error of an overflowing sum) is equal to everything.
+fn by_value(a: f64, b: f64) -> Ordering {
+    a.partial_cmp(&b).unwrap_or(Ordering::Equal)
 }
 
 /// A sum of up to 16 values held exactly as a nonoverlapping expansion, its parts in increasing
@@ -236,6 +229,18 @@ mod tests {
         // arithmetic -0.2 + 3·0.1 puts it 2^-55 above.
         assert_eq!(axis.plane_vs_origin(3), Ordering::Equal);
         assert!(std::hint::black_box(-0.2f64) + 3.0 * 0.1 > 0.1);
+    }
+
+    /// Dekker's product gives `1·h` an error of `-0.0`, TwoSum `o − min` one of `0.0`: the plane
+    /// through the origin is still on it (a comparison by `total_cmp` put it below).
+    #[test]
+    fn signed_zero_errors_compare_equal() {
+        let (o, min, h) = (3.5872732139177237, 2.128637709010982, 1.4586355049067419);
+        assert_eq!(o - min, h);
+        for products in [Products::Split, Products::Fused] {
+            let axis = Axis::new(o, min, h, 1, 0.0, products);
+            assert_eq!(axis.plane_vs_origin(1), Ordering::Equal, "{products:?}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use core::cmp::Ordering;
 
-use crate::fused::detected_products;
+use crate::fused::BASE_PRODUCTS;
 use crate::ray::{Ray, length};
 use crate::real::Real;
 
@@ -46,8 +46,8 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     /// Per axis, what a crossing adds to the index: 1, or `usize::MAX` (−1) where the line runs
     /// down the axis.
     step: [usize; D],
-    /// Per axis, [`Axis::margin`].
-    margin: [f64; D],
+    /// Twice the widest [`Axis::margin`]: keys closer than this are ordered exactly.
+    close: f64,
     /// Where the line leaves the grid.
     end: Cut,
     /// A key below which a crossing certainly comes before `end`: its key less every axis's
@@ -65,7 +65,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
     /// The walk of `ray`'s segment `[0, max_distance]` through `grid`.
     pub(crate) fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
         let dir: [f64; D] = ray.stored_dir().into();
-        let products = detected_products();
+        let products = BASE_PRODUCTS;
         let cells = grid.cells();
         let axes: [Axis; D] = core::array::from_fn(|a| {
             Axis::new(
@@ -84,7 +84,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             plane: [0; D],
             key: [f64::INFINITY; D],
             step: core::array::from_fn(|a| if dir[a] < 0.0 { usize::MAX } else { 1 }),
-            margin: axes.map(|axis| axis.margin()),
+            close: 2.0 * axes.iter().map(Axis::margin).fold(0.0, f64::max),
             end: Cut {
                 axis: ORIGIN,
                 plane: 0,
@@ -111,17 +111,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
 
     /// How `x` lies along the line against `y`, exactly.
     fn order(&self, x: &Cut, y: &Cut) -> Ordering {
-        if x.axis == y.axis && x.plane == y.plane {
-            return Ordering::Equal;
-        }
-        match (x.axis == ORIGIN, y.axis == ORIGIN) {
-            (true, true) => Ordering::Equal,
-            (true, false) => self.axes[y.axis].compare_origin(y.plane).reverse(),
-            (false, true) => self.axes[x.axis].compare_origin(x.plane),
-            (false, false) => {
-                self.axes[x.axis].compare(x.plane, x.key, &self.axes[y.axis], y.plane, y.key)
-            }
-        }
+        order(&self.axes, x, y)
     }
 
     /// Finds where the segment enters the grid and the cell there; leaves the walk `done` where
@@ -220,44 +210,49 @@ fn last_where(cells: usize, holds: impl Fn(usize) -> bool) -> usize {
     lo
 }
 
-impl<T: Real, const D: usize> GridWalk<T, D> {
-    /// Axis `a`'s next crossing.
-    #[inline(always)]
-    fn next_cut(&self, a: usize) -> Cut {
-        Cut {
-            axis: a,
-            plane: self.plane[a],
-            key: self.key[a],
+/// How `x` lies along the line against `y`, exactly, for a line against `axes`.
+fn order<const D: usize>(axes: &[Axis; D], x: &Cut, y: &Cut) -> Ordering {
+    if x.axis == y.axis && x.plane == y.plane {
+        return Ordering::Equal;
+    }
+    match (x.axis == ORIGIN, y.axis == ORIGIN) {
+        (true, true) => Ordering::Equal,
+        (true, false) => axes[y.axis].compare_origin(y.plane).reverse(),
+        (false, true) => axes[x.axis].compare_origin(x.plane),
+        (false, false) => axes[x.axis].compare(x.plane, x.key, &axes[y.axis], y.plane, y.key),
+    }
+}
+
+/// The next crossing when some keys are too close to order by value: the nearest of the moving
+/// axes' next crossings (`plane`, `key`) exactly, and the axes that cross there (as bits); `end`
+/// where no axis moves. (Free of the walk, so that the walk's own state stays in registers.)
+#[cold]
+#[inline(never)]
+fn exact_step<const D: usize>(
+    axes: &[Axis; D],
+    plane: [usize; D],
+    key: [f64; D],
+    end: Cut,
+) -> (Cut, u32) {
+    let cut = |a: usize| Cut {
+        axis: a,
+        plane: plane[a],
+        key: key[a],
+    };
+    let moving = (0..D).filter(|&a| axes[a].dir() != 0.0);
+    let mut step: Option<Cut> = None;
+    for a in moving.clone() {
+        if step.is_none_or(|s| order(axes, &cut(a), &s) == Ordering::Less) {
+            step = Some(cut(a));
         }
     }
-
-    /// Whether axis `a` moves along the line.
-    #[inline(always)]
-    fn moves(&self, a: usize) -> bool {
-        self.axes[a].dir() != 0.0
-    }
-
-    /// The next crossing when some keys are too close to order by value: the nearest exactly,
-    /// and the axes that cross there (as bits).
-    #[cold]
-    #[inline(never)]
-    fn exact_step(&self) -> (Cut, u32) {
-        let mut step: Option<Cut> = None;
-        for a in (0..D).filter(|&a| self.moves(a)) {
-            let cut = self.next_cut(a);
-            if step.is_none_or(|s| self.order(&cut, &s) == Ordering::Less) {
-                step = Some(cut);
-            }
-        }
-        // (A ray moves along some axis; were none to, the walk would end at the grid's exit.)
-        let Some(step) = step else {
-            return (self.end, 0);
-        };
-        let ties = (0..D)
-            .filter(|&a| self.moves(a) && self.order(&self.next_cut(a), &step) == Ordering::Equal)
-            .fold(0, |bits, a| bits | 1 << a);
-        (step, ties)
-    }
+    let Some(step) = step else {
+        return (end, 0);
+    };
+    let ties = moving
+        .filter(|&a| order(axes, &cut(a), &step) == Ordering::Equal)
+        .fold(0, |bits, a| bits | 1 << a);
+    (step, ties)
 }
 
 impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
@@ -278,23 +273,39 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
             // (`key[s]` is the least, so an infinite or NaN difference is never close.)
             let mut close = false;
             for a in 0..D {
-                let margin = self.margin[a] + self.margin[s];
-                close |= a != s && self.key[a] - self.key[s] <= margin;
+                close |= a != s && self.key[a] - self.key[s] <= self.close;
             }
             let (step, ties) = if close {
-                self.exact_step()
+                exact_step(&self.axes, self.plane, self.key, self.end)
             } else {
-                (self.next_cut(s), 1 << s)
+                let cut = Cut {
+                    axis: s,
+                    plane: self.plane[s],
+                    key: self.key[s],
+                };
+                (cut, 1 << s)
             };
             let within = if step.key < self.before_end {
                 true
             } else {
-                self.order(&step, &self.end) == Ordering::Less
+                order(&self.axes, &step, &self.end) == Ordering::Less
             };
-            // Rounded keys may run a rounding backwards where the exact order says forwards:
-            // the distance then stays where it was (and the cell between is empty).
-            let at = self.distance(if within { step.key } else { self.end.key });
-            let at = if at < self.enter { self.enter } else { at };
+            // Rounded keys may run a rounding backwards where the exact order says forwards (or
+            // past the grid's exit): the distance then stays where it was (and the cell between
+            // is empty), and never passes the exit.
+            let exit_at = self.distance(self.end.key);
+            let at = if within {
+                self.distance(step.key)
+            } else {
+                exit_at
+            };
+            let at = if at < self.enter {
+                self.enter
+            } else if at > exit_at {
+                exit_at
+            } else {
+                at
+            };
             let (exit, last) = if at < self.max_distance {
                 (at, !within)
             } else {

@@ -251,6 +251,25 @@ fn walks_match_the_exact_walk_f64() {
     walks::<f64, 3>(6, 1e9, 3000);
 }
 
+/// A direction component of 6·10⁻¹⁷ and an origin 10⁻¹⁶ below a plane of that axis: the
+/// crossing, at 1.8, is ill-conditioned, and a key computed as `k·(h/n) − (o − min)/n` put it at
+/// 4.0, past the grid's exit at 3.0, so that the walk lost every later cell (found by the CT
+/// example at 256³, where the ray of angle 90° has `cos θ = 6.1·10⁻¹⁷`).
+#[test]
+fn a_nearly_parallel_axis_does_not_end_the_walk_early() {
+    let spec = Spec {
+        min: [-1.0; 3],
+        size: [2.0 / 256.0; 3],
+        cells: [256; 3],
+    };
+    let o = [2.0, 0.2109374999999999, -0.8859375];
+    let n = SVector::from([-1.0, 6.123233995736766e-17, 0.0]);
+    let ray = ray::<f64, 3>(o, n).unwrap();
+    check(&spec, &ray, f64::INFINITY, "nearly parallel");
+    let cells: Vec<_> = spec.grid::<f64>().walk(&ray, f64::INFINITY).collect();
+    assert_eq!(cells.last().map(|c| (c.index[0], c.exit)), Some((0, 3.0)));
+}
+
 /// Rays inside the planes between cells belong to the cell of higher index; on the last plane,
 /// to the last cell.
 #[test]
