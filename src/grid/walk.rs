@@ -50,8 +50,8 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     close: f64,
     /// Where the line leaves the grid.
     end: Cut,
-    /// A key below which a crossing certainly comes before `end`: its key less every axis's
-    /// margin and its own.
+    /// A key below which a crossing certainly comes before `end`: its key less [`GridWalk::close`]
+    /// (at least any axis's margin and its own).
     before_end: f64,
     /// The distance at which the walk entered the cell it is in.
     enter: T,
@@ -160,8 +160,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             return;
         }
         self.end = end;
-        let widest = self.axes.iter().map(Axis::margin).fold(0.0, f64::max);
-        self.before_end = end.key - (widest + self.axes[end.axis].margin());
+        self.before_end = end.key - self.close;
         self.enter = if first.axis == ORIGIN {
             T::zero()
         } else {
