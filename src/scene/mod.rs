@@ -346,12 +346,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         }
         let mut found = false;
         self.walk(
-            |node| {
-                let Stretches { enter, exit } = probe.stretches(node);
-                lanes(|k| {
-                    enter[k] <= exit[k] && exit[k] >= 0.0 && Probe::<D>::lower(enter[k]) <= max
-                })
-            },
+            |node| probe.stretches(node).met::<D>(max),
             |id| {
                 found = filter(id) && self.bodies[id].cast_ray(ray, max_distance).is_some();
                 !found
@@ -562,13 +557,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                     }
                 } else {
                     let node = &nodes[child as usize];
-                    let Stretches { enter, exit } = probe.stretches(node);
-                    // The children met ahead within the limit.
-                    let met = lanes(|k| {
-                        (enter[k] <= exit[k])
-                            & (exit[k] >= 0.0)
-                            & (Probe::<D>::lower(enter[k]) <= limit)
-                    });
+                    let stretches = probe.stretches(node);
+                    let met = stretches.met::<D>(limit);
                     if met != 0 {
                         // The children met, in lane order, then sorted nearest last: the nearest is
                         // visited next, the others go on the stack, the farthest deepest.
@@ -578,7 +568,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                         while bits != 0 {
                             let k = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
-                            found[count] = (node.child[k], enter[k]);
+                            found[count] = (node.child[k], stretches.enter[k]);
                             count += 1;
                         }
                         if count == 2 {

@@ -71,6 +71,20 @@ pub(crate) struct Stretches {
     pub(crate) exit: [f64; WIDTH],
 }
 
+impl Stretches {
+    /// The children the line meets ahead of its origin with an entry no body of theirs can report
+    /// beyond `limit` ([`Probe::lower`]), as bits (bit `k` for child `k`).
+    #[inline(always)]
+    pub(crate) fn met<const D: usize>(&self, limit: f64) -> u32 {
+        (0..WIDTH).fold(0, |bits, k| {
+            let met = (self.enter[k] <= self.exit[k])
+                & (self.exit[k] >= 0.0)
+                & (Probe::<D>::lower(self.enter[k]) <= limit);
+            bits | u32::from(met) << k
+        })
+    }
+}
+
 impl<const D: usize> Probe<D> {
     /// The line through `ray`, against boxes grown by `radius` (0 for rays).
     #[inline]
