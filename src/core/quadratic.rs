@@ -101,6 +101,20 @@ impl<const D: usize> Offset<D> {
             lo: [0.0; D],
         }
     }
+
+    /// `|f| − r` for `r ≥ 0`, to a few ulps also where the two nearly cancel (a point near a
+    /// sphere's surface): `(|f|² − r²) / (|f| + r)`, the numerator as [`Offset::power`] forms it,
+    /// on the problem scaled by a power of two so that no square overflows or underflows.
+    pub(crate) fn excess(&self, r: f64, products: Products) -> f64 {
+        let scale = Scale::of_offset(self, r);
+        let f = scale.apply(self);
+        let r = r * scale.down;
+        let length = (SVector::from(f.hi) + SVector::from(f.lo)).norm();
+        if length + r == 0.0 {
+            return 0.0;
+        }
+        power_scaled(&f, r, products) / (length + r) * scale.up
+    }
 }
 
 /// A power of two that brings the largest of `|f|∞` and `r` into `[1, 2)`, and its inverse.

@@ -17,89 +17,12 @@
 //! stands only if a closest point found afresh there is `r` away to within the tolerance, and the
 //! monotone search goes on otherwise.
 //!
-//! The closest point follows Eberly ("Distance from a Point to an Ellipse, an Ellipsoid, or a
-//! Hyperellipsoid", Geometric Tools, 2013): for `p` outside, `q_i = a_i² p_i / (a_i² + s)` for the
-//! unique `s > 0` with `|w(s)| = 1`, `w_i = a_i p_i / (a_i² + s)`. The root is bracketed by
-//! `|a∘p| − a_max² ≤ s ≤ |a∘p| − a_min²` and found by Newton on `1/|w(s)| − 1` (nearly linear in
-//! `s`, and exactly linear for one axis), safeguarded by bisection. The offset `p − q` is formed
-//! as `s p_i / (a_i² + s)`, without cancellation.
+//! Each closest point is [`nearest_point`] (Eberly's method, in [`super::nearest`]).
 
 use nalgebra::SVector;
 
-use super::exact::Products;
-use super::quadratic::Offset;
+use super::nearest::{Closest, contains, nearest_point};
 use super::unit::unit_and_length;
-
-/// The closest point of the ellipsoid to a point outside it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Closest<const D: usize> {
-    /// The closest point `q`, on the surface.
-    pub(crate) point: SVector<f64, D>,
-    /// `p − q`: along the outward normal at `q`, of length the distance.
-    pub(crate) offset: SVector<f64, D>,
-    /// The multiplier `s` with `q_i = a_i² p_i / (a_i² + s)`: a starting point for a nearby `p`.
-    pub(crate) multiplier: f64,
-}
-
-/// Whether `p` lies in the closed ellipsoid `|p / a| ≤ 1`.
-#[inline]
-pub(crate) fn contains<const D: usize>(p: &SVector<f64, D>, a: &SVector<f64, D>) -> bool {
-    Offset::from_vector(p.component_div(a)).power(1.0, Products::Split) <= 0.0
-}
-
-/// The closest point of the ellipsoid `|x / a| ≤ 1` to `p`, which must lie outside it; the
-/// search for the multiplier starts at `guess` when that lies inside the bracket (the multiplier
-/// of a nearby point), else at the bracket's low end, and stops when a step is below `tolerance`
-/// relative to the multiplier.
-pub(crate) fn closest_outside<const D: usize>(
-    p: &SVector<f64, D>,
-    a: &SVector<f64, D>,
-    guess: f64,
-    tolerance: f64,
-) -> Closest<D> {
-    let ap = p.component_mul(a);
-    let reach = unit_and_length(&ap).map_or(0.0, |(_, l)| l);
-    let (a_min, a_max) = (a.min(), a.max());
-    let mut lo = (reach - a_max * a_max).max(0.0);
-    let mut hi = (reach - a_min * a_min).max(lo);
-    let a2 = a.component_mul(a);
-    // 1/|w(s)| − 1 and its derivative Σ w_i² / (a_i² + s) / |w|³, with one division per axis.
-    let residual = |s: f64| {
-        let inv = a2.map(|x| 1.0 / (x + s));
-        let w = ap.component_mul(&inv);
-        let inv_len = 1.0 / w.norm();
-        let slope = w.component_mul(&w).dot(&inv);
-        (inv_len - 1.0, slope * inv_len * inv_len * inv_len)
-    };
-    let mut s = if guess > lo && guess < hi { guess } else { lo };
-    for _ in 0..200 {
-        let (h, dh) = residual(s);
-        if h == 0.0 {
-            break;
-        }
-        if h < 0.0 {
-            lo = s;
-        } else {
-            hi = s;
-        }
-        let newton = s - h / dh;
-        let next = if newton > lo && newton < hi {
-            newton
-        } else {
-            0.5 * (lo + hi)
-        };
-        if (next - s).abs() <= tolerance * s || hi - lo <= tolerance * hi {
-            s = next;
-            break;
-        }
-        s = next;
-    }
-    Closest {
-        point: SVector::from_fn(|i, _| a[i] * a[i] * p[i] / (a[i] * a[i] + s)),
-        offset: SVector::from_fn(|i, _| s * p[i] / (a[i] * a[i] + s)),
-        multiplier: s,
-    }
-}
 
 /// The first touch of a moving ball.
 #[derive(Clone, Copy, Debug)]
@@ -133,7 +56,7 @@ pub(crate) fn first_touch<const D: usize>(
                 closest: inside_at(p),
             });
         }
-        let closest = closest_outside(&p, a, guess, tolerance);
+        let closest = nearest_point(&p, a, guess, tolerance);
         guess = closest.multiplier;
         let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
         let gap = distance - r;
@@ -159,13 +82,13 @@ pub(crate) fn first_touch<const D: usize>(
             let closest = if contains(&p, a) {
                 inside_at(p)
             } else {
-                closest_outside(&p, a, guess, tolerance)
+                nearest_point(&p, a, guess, tolerance)
             };
             return Some(Touch { t: next, closest });
         }
         t = next;
     }
-    let closest = closest_outside(&(o + n * t), a, guess, tolerance);
+    let closest = nearest_point(&(o + n * t), a, guess, tolerance);
     Some(Touch { t, closest })
 }
 
@@ -218,7 +141,7 @@ fn polish<const D: usize>(
             if contains(&p, a) {
                 return None;
             }
-            let closest = closest_outside(&p, a, s, tolerance);
+            let closest = nearest_point(&p, a, s, tolerance);
             let distance = unit_and_length(&closest.offset).map_or(0.0, |(_, l)| l);
             // The system's residuals cancel on a flat ellipsoid, so its root can be a few ulps
             // off the distance's own: one Newton step on the distance, from the closest point
@@ -237,7 +160,7 @@ fn polish<const D: usize>(
             let closest = if contains(&p, a) {
                 inside_at(p)
             } else {
-                closest_outside(&p, a, closest.multiplier, tolerance)
+                nearest_point(&p, a, closest.multiplier, tolerance)
             };
             return Some(Touch { t, closest });
         }
@@ -250,6 +173,7 @@ fn inside_at<const D: usize>(p: SVector<f64, D>) -> Closest<D> {
     Closest {
         point: p,
         offset: SVector::zeros(),
+        gradient: SVector::zeros(),
         multiplier: 0.0,
     }
 }
@@ -261,25 +185,6 @@ mod tests {
 
     /// Full f64 precision.
     const FULL: f64 = 2.0 * f64::EPSILON;
-
-    #[test]
-    fn closest_point_of_a_sphere_is_radial() {
-        let a = Vector3::new(2.0, 2.0, 2.0);
-        let c = closest_outside(&Vector3::new(6.0, 0.0, 0.0), &a, 0.0, FULL);
-        assert_eq!(c.point, Vector3::new(2.0, 0.0, 0.0));
-        assert_eq!(c.offset, Vector3::new(4.0, 0.0, 0.0));
-    }
-
-    #[test]
-    fn closest_point_lies_on_the_surface_and_along_the_normal() {
-        let a = Vector2::new(3.0, 0.5);
-        let p = Vector2::new(2.0, 4.0);
-        let c = closest_outside(&p, &a, 0.0, FULL);
-        let on = (c.point[0] / 3.0).powi(2) + (c.point[1] / 0.5).powi(2);
-        assert!((on - 1.0).abs() < 1e-14);
-        let normal = Vector2::new(c.point[0] / 9.0, c.point[1] / 0.25);
-        assert!(normal.perp(&c.offset).abs() < 1e-14 * normal.norm() * c.offset.norm());
-    }
 
     #[test]
     fn head_on_touch_of_a_flat_ellipsoid() {

@@ -5,11 +5,12 @@ use nalgebra::{Point, Rotation, SMatrix, SVector};
 use crate::bounds::{Aabb, bounding_box};
 use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
 use crate::core::exact::{Dot2, Products, div_pair};
+use crate::core::nearest::{Closest, contains, nearest_point};
 use crate::core::quadratic::{
     LineBall, Offset, Shortcut, closest_approach, line_ball, line_ball_deferred, point_scale,
 };
 use crate::core::swept_box::grown_box;
-use crate::core::swept_ellipsoid::{Closest, closest_outside, contains, first_touch};
+use crate::core::swept_ellipsoid::first_touch;
 use crate::core::unit::unit_and_length;
 use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
@@ -235,7 +236,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 
     /// `Q v`: local axes to world axes.
     #[inline]
-    fn in_world_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
+    pub(crate) fn in_world_axes(&self, v: &SVector<f64, D>) -> SVector<f64, D> {
         match &self.frame {
             None => *v,
             Some(q) => q * v,
@@ -243,13 +244,19 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     }
 
     /// The point `p` in the local frame, `Qᵀ(p − c)`, in twice the working precision (`p − c`
-    /// exact, the rotation by compensated dot products whose error-free products are formed by
-    /// `products`).
+    /// exact, the rotation by [`Ellipsoid::rotated_to_local`]).
     #[inline(always)]
     fn in_local_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
         let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
+        self.rotated_to_local(&rel, products)
+    }
+
+    /// `Qᵀ rel` for an offset `rel` in twice the working precision, by compensated dot products
+    /// whose error-free products are formed by `products` (`rel` itself where axis-aligned).
+    #[inline(always)]
+    pub(crate) fn rotated_to_local(&self, rel: &Offset<D>, products: Products) -> Offset<D> {
         let Some(q) = &self.frame else {
-            return rel;
+            return *rel;
         };
         let (rel_hi, rel_lo) = (rel.hi(), rel.lo());
         let mut hi = SVector::zeros();
@@ -283,14 +290,11 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// `products`.
     #[inline(always)]
     fn in_unit_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
-        let local = self.in_local_frame(p, products);
-        let a = widen(&self.semi_axes);
-        let mut hi = SVector::zeros();
-        let mut lo = SVector::zeros();
-        for i in 0..D {
-            (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i], products);
-        }
-        Offset::new(hi, lo)
+        scaled_to_unit(
+            &self.in_local_frame(p, products),
+            &widen(&self.semi_axes),
+            products,
+        )
     }
 
     /// [`LineQuery::crossing`], its error-free products formed by `products`.
@@ -389,7 +393,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let inside = world_enter <= 0.0 && {
             let o = local.hi() + local.lo();
             contains(&o, &a)
-                || unit_and_length(&closest_outside(&o, &a, 0.0, tolerance).offset)
+                || unit_and_length(&nearest_point(&o, &a, 0.0, tolerance).offset)
                     .is_none_or(|(_, d)| d <= radius)
         };
         Some(Crossing {
@@ -439,6 +443,22 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
             .power(1.0, Products::Split)
             <= 0.0
     }
+}
+
+/// A local offset in the frame where the ellipsoid of semi-axes `a` is the unit ball, `local / a`,
+/// in twice the working precision (each division with its remainder).
+#[inline(always)]
+pub(crate) fn scaled_to_unit<const D: usize>(
+    local: &Offset<D>,
+    a: &SVector<f64, D>,
+    products: Products,
+) -> Offset<D> {
+    let mut hi = SVector::zeros();
+    let mut lo = SVector::zeros();
+    for i in 0..D {
+        (hi[i], lo[i]) = div_pair(local.hi()[i], local.lo()[i], a[i], products);
+    }
+    Offset::new(hi, lo)
 }
 
 /// What an ellipsoid crossing keeps for its contact: the unit-ball crossing and the local

@@ -6,5 +6,6 @@ mod ellipsoid;
 mod products_agree;
 mod sphere;
 
+pub(crate) use ellipsoid::scaled_to_unit;
 pub use ellipsoid::{Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE};
 pub use sphere::{Circle, Sphere};

@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses part of this module
 
 pub mod grid;
+pub mod point;
 pub mod random;
 pub mod reference;
 pub mod scenes;

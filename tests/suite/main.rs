@@ -10,6 +10,7 @@ mod api;
 mod batch;
 mod grid;
 mod phantom;
+mod point;
 mod precision;
 mod properties;
 mod robustness;

@@ -1,0 +1,54 @@
+//! Point queries on a box: outside, the nearest point is `p` clamped to the box (exact) and the
+//! distance the length of the remaining offset; inside, the nearest face, `p` moved onto it
+//! (exact), at the depth `min(p_i − min_i, max_i − p_i)` (one rounding each).
+
+use nalgebra::SVector;
+
+use super::{Nearby, Nearest, point_query};
+use crate::bounds::Aabb;
+use crate::core::unit::unit_and_length;
+use crate::real::{Real, widen};
+
+impl<T: Real, const D: usize> Nearby<T, D> for Aabb<T, D> {
+    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D> {
+        let min = widen(&self.min().coords) * k;
+        let max = widen(&self.max().coords) * k;
+        let clamped = p.sup(&min).inf(&max);
+        if clamped != *p && !p.iter().any(|x| x.is_nan()) {
+            let (normal, distance) =
+                unit_and_length(&(p - clamped)).unwrap_or((SVector::zeros(), f64::INFINITY));
+            return Nearest {
+                distance,
+                point: clamped,
+                normal,
+            };
+        }
+        // Inside or on the surface: the shallowest face, lowest axis first, its min face first.
+        let mut depth = f64::INFINITY;
+        let mut face = (0, false);
+        for i in 0..D {
+            for (d, upper) in [(p[i] - min[i], false), (max[i] - p[i], true)] {
+                if d < depth {
+                    (depth, face) = (d, (i, upper));
+                }
+            }
+        }
+        let (axis, upper) = face;
+        let mut point = *p;
+        let mut normal = SVector::zeros();
+        point[axis] = if upper { max[axis] } else { min[axis] };
+        normal[axis] = if upper { 1.0 } else { -1.0 };
+        Nearest {
+            distance: 0.0 - depth,
+            point,
+            normal,
+        }
+    }
+}
+
+point_query!(
+    /// Outside, the nearest point is the point clamped to the box, with the normal along the
+    /// offset (a face's normal, or between faces' at an edge or corner). Inside, it is on the
+    /// nearest face; where faces tie, the one of the lowest axis, its min face before its max.
+    Aabb
+);

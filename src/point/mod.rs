@@ -1,0 +1,143 @@
+//! Point queries ([`PointQuery`]: signed distance, nearest surface point and its normal) and the
+//! time of impact of a moving ball ([`Sphere::time_of_impact`](crate::Sphere::time_of_impact)).
+//!
+//! Each shape computes its answer in the working precision (`f64`) from exact differences and
+//! rounds it once to the public width; the methods are in each shape's file and in
+//! [`crate::core::nearest`] (ellipsoids).
+
+mod aabb;
+mod body;
+mod ellipsoid;
+mod impact;
+mod sphere;
+
+use nalgebra::{Point, SVector, Unit};
+
+use crate::real::{Real, narrow, widen};
+use crate::traits::Shape;
+
+pub use impact::Impact;
+
+/// How far a point is from a solid's surface, and which surface point is nearest.
+///
+/// Implemented by [`Sphere`](crate::Sphere), [`Ellipsoid`](crate::Ellipsoid) (axis-aligned and
+/// oriented), [`Aabb`](crate::Aabb) and [`Body`](crate::Body), in every dimension and both widths.
+///
+/// - Both are computed in `f64` from exact differences and rounded once: within 1 ulp in `f32`;
+///   in `f64` within a few ulps of the distance's own sensitivity to half-ulp changes of the
+///   inputs (`docs/precision.md`, "Point queries").
+/// - Where several surface points are nearest, each shape documents which one it gives.
+/// - A point with a NaN coordinate gets NaN answers. A point with an infinite coordinate is
+///   `+∞` away; its nearest point is that of the point with the infinite coordinates clamped to
+///   the largest finite values.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::nalgebra::{Point3, Vector3};
+/// use raysweep::{Aabb, Ellipsoid, PointQuery};
+///
+/// let e = Ellipsoid::new(Point3::origin(), Vector3::new(3.0, 2.0, 1.0))?;
+/// assert_eq!(e.signed_distance(&Point3::new(0.0, 0.0, 5.0)), 4.0);
+/// assert_eq!(e.signed_distance(&Point3::new(0.0, 0.0, 0.25)), -0.75);
+/// let (point, normal) = e.closest_point(&Point3::new(0.0, 0.0, 0.25));
+/// assert_eq!((point, normal.into_inner()), (Point3::new(0.0, 0.0, 1.0), Vector3::z()));
+///
+/// let b = Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0))?;
+/// assert_eq!(b.signed_distance(&Point3::new(4.0, 5.0, 0.5)), 5.0);
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub trait PointQuery<T: Real, const D: usize = 3>: Shape<T, D> {
+    /// The distance from `p` to the surface: positive outside, negative inside, zero on it.
+    fn signed_distance(&self, p: &Point<T, D>) -> T;
+
+    /// The surface point nearest to `p` (from inside too) and the outward unit normal there.
+    fn closest_point(&self, p: &Point<T, D>) -> (Point<T, D>, Unit<SVector<T, D>>);
+}
+
+/// A nearest surface point in the working precision.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Nearest<const D: usize> {
+    /// Signed: negative inside.
+    pub(crate) distance: f64,
+    pub(crate) point: SVector<f64, D>,
+    /// The outward normal at `point`, unit to within rounding.
+    pub(crate) normal: SVector<f64, D>,
+}
+
+/// A shape's nearest point in the working precision: `nearest(p, k)` answers for the point `p`
+/// and the shape with every coordinate multiplied by `k`.
+pub(crate) trait Nearby<T: Real, const D: usize> {
+    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D>;
+}
+
+/// The nearest point of `shape` to `p`, in the working precision: with `k = 1`, or, where a
+/// difference of coordinates overflows `f64` (only `f64` coordinates beyond `2^1023` apart), with
+/// everything halved (exact) and the distance and point doubled back. Infinite coordinates are
+/// clamped as [`PointQuery`] says.
+pub(crate) fn nearest<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<T, D>,
+) -> Nearest<D> {
+    let wide = widen(&p.coords);
+    let clamped = wide.map(|x| x.clamp(-T::MAX_WIDE, T::MAX_WIDE));
+    let mut answer = shape.nearest(&clamped, 1.0);
+    if !answer.distance.is_finite() && clamped.iter().all(|x| x.is_finite()) {
+        let half = shape.nearest(&(clamped * 0.5), 0.5);
+        answer = Nearest {
+            distance: half.distance * 2.0,
+            point: half.point * 2.0,
+            normal: half.normal,
+        };
+    }
+    if wide.iter().any(|x| x.is_infinite()) && !wide.iter().any(|x| x.is_nan()) {
+        answer.distance = f64::INFINITY;
+    }
+    answer
+}
+
+/// [`PointQuery::signed_distance`] from a shape's [`Nearby`].
+pub(crate) fn signed_distance<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<T, D>,
+) -> T {
+    T::from_wide(nearest(shape, p).distance)
+}
+
+/// [`PointQuery::closest_point`] from a shape's [`Nearby`].
+pub(crate) fn closest_point<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<T, D>,
+) -> (Point<T, D>, Unit<SVector<T, D>>) {
+    let n = nearest(shape, p);
+    (
+        Point::from(narrow::<T, D>(&n.point)),
+        Unit::new_normalize(narrow(&n.normal)),
+    )
+}
+
+/// The unit vector along the first axis: the direction documented where every direction is
+/// nearest.
+pub(crate) fn first_axis<const D: usize>() -> SVector<f64, D> {
+    SVector::from_fn(|i, _| if i == 0 { 1.0 } else { 0.0 })
+}
+
+/// `PointQuery` for a shape with [`Nearby`].
+macro_rules! point_query {
+    ($(#[$doc:meta])* $shape:ident) => {
+        $(#[$doc])*
+        impl<T: Real, const D: usize> crate::point::PointQuery<T, D> for $shape<T, D> {
+            fn signed_distance(&self, p: &nalgebra::Point<T, D>) -> T {
+                crate::point::signed_distance(self, p)
+            }
+
+            fn closest_point(
+                &self,
+                p: &nalgebra::Point<T, D>,
+            ) -> (nalgebra::Point<T, D>, nalgebra::Unit<nalgebra::SVector<T, D>>) {
+                crate::point::closest_point(self, p)
+            }
+        }
+    };
+}
+pub(crate) use point_query;

@@ -1,0 +1,32 @@
+//! Point queries on a ball: the distance `|p − c| − r` from the exact offset `p − c`, as
+//! `(|p − c|² − r²) / (|p − c| + r)` with the numerator in twice the working precision, so that
+//! it keeps its relative precision next to the surface where the plain difference cancels.
+
+use nalgebra::SVector;
+
+use super::{Nearby, Nearest, first_axis, point_query};
+use crate::cast::unit;
+use crate::core::quadratic::Offset;
+use crate::fused::BASE_PRODUCTS;
+use crate::real::{Real, widen};
+use crate::shape::Sphere;
+
+impl<T: Real, const D: usize> Nearby<T, D> for Sphere<T, D> {
+    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D> {
+        let c = widen(&self.center().coords) * k;
+        let r = self.radius().to_wide() * k;
+        let f = Offset::between(p, &c);
+        let normal = unit(&(f.hi() + f.lo())).unwrap_or_else(first_axis);
+        Nearest {
+            distance: f.excess(r, BASE_PRODUCTS),
+            point: c + normal * r,
+            normal,
+        }
+    }
+}
+
+point_query!(
+    /// The nearest point is `c + r (p − c)/|p − c|`; from the centre, where every surface point
+    /// is nearest, it is `c + r e₀` (along the first axis), with normal `e₀`.
+    Sphere
+);
