@@ -30,6 +30,8 @@
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
 //! | the same questions over many bodies (first hit, any hit, every body crossed with its chord, every body holding a point) | [`Scene`], with [`Body`] for mixed scenes |
 //! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`] |
+//! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
+//! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |
 //!
 //! # Semantics at the edges
 //!

@@ -28,6 +28,7 @@ use super::exact::Products;
 use super::lane::pow2_scale;
 use super::quadratic::Offset;
 use super::unit::unit_and_length;
+use crate::real::sqrt;
 
 /// The nearest point of the ellipsoid's surface to a point.
 #[derive(Clone, Copy, Debug)]
@@ -126,7 +127,7 @@ fn nearest_scaled<const D: usize>(
         } else if lo == 0.0 {
             hi / 1024.0
         } else if hi > 4.0 * lo {
-            lo.sqrt() * hi.sqrt()
+            sqrt(lo) * sqrt(hi)
         } else {
             0.5 * (lo + hi)
         };
@@ -159,7 +160,7 @@ fn medial<const D: usize>(
 ) -> Closest<D> {
     let free = (0..D).find(|&i| b[i] == 0.0).unwrap_or(0);
     let mut point: SVector<f64, D> = w0.component_mul(a);
-    point[free] = a[free] * (1.0 - w0_squared).max(0.0).sqrt();
+    point[free] = a[free] * sqrt((1.0 - w0_squared).max(0.0));
     let gradient = point.component_div(&a.component_mul(a));
     Closest {
         point,

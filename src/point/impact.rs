@@ -56,7 +56,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     ///   `max_time`; `max_time` may be `+∞`.
     /// - The time is the sphere cast's distance along the relative velocity's direction over its
     ///   speed: as precise as the cast for that direction, which is the relative velocity's
-    ///   direction rounded to the width as [`Ray::new`] stores it (`docs/precision.md`).
+    ///   direction rounded to the width as [`Ray::new`] stores it (`docs/point-queries.md`).
     ///
     /// # Example
     ///

@@ -7,7 +7,7 @@
 use raysweep::nalgebra::{Point, Rotation, SVector, Unit};
 use raysweep::{
     Aabb, Body, BodyHit, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Grid, GridCell,
-    GridWalk, Hit, Ray, Rect, Scene, Shape, Span, Sphere,
+    GridWalk, Hit, Impact, PointQuery, Ray, Rect, Scene, Shape, Span, Sphere,
 };
 
 fn traits_of_values<V: Clone + Copy + core::fmt::Debug + PartialEq>() {}
@@ -69,6 +69,29 @@ fn signatures<T: raysweep::Real, const D: usize>() {
     };
     let _: ([usize; D], T, T) = (cell.index, cell.enter, cell.exit);
     let _: Option<Grid<T>> = None::<Grid<T, 3>>;
+
+    // Point queries and moving bodies (API.md, "Point queries and moving bodies").
+    point_query::<T, D, Sphere<T, D>>();
+    point_query::<T, D, Ellipsoid<T, D>>();
+    point_query::<T, D, Aabb<T, D>>();
+    point_query::<T, D, Body<T, D>>();
+    traits_of_values::<Impact<T, D>>();
+    let impact: fn(
+        &Sphere<T, D>,
+        &SVector<T, D>,
+        &Aabb<T, D>,
+        &SVector<T, D>,
+        T,
+    ) -> Option<Impact<T, D>> = Sphere::time_of_impact::<Aabb<T, D>>;
+    let _ = impact;
+    let _ =
+        |i: Impact<T, D>| -> (T, Point<T, D>, Unit<SVector<T, D>>) { (i.time, i.point, i.normal) };
+    let _: Option<Impact<T>> = None::<Impact<T, 3>>;
+}
+
+fn point_query<T: raysweep::Real, const D: usize, S: PointQuery<T, D>>() {
+    let _: fn(&S, &Point<T, D>) -> T = S::signed_distance;
+    let _: fn(&S, &Point<T, D>) -> (Point<T, D>, Unit<SVector<T, D>>) = S::closest_point;
 }
 
 fn walk_of<T: raysweep::Real, const D: usize, W: Iterator<Item = GridCell<T, D>>>() {}

@@ -182,3 +182,15 @@ fn grids_and_their_cells_round_trip_and_deserialize_through_the_constructor() {
         cell
     );
 }
+
+#[test]
+fn impacts_round_trip_exactly() {
+    use raysweep::Impact;
+    use raysweep::nalgebra::{Point2, Unit, Vector2};
+    let impact = Impact::<f32, 2> {
+        time: 0.1,
+        point: Point2::new(1.0 / 3.0, -2.5),
+        normal: Unit::new_normalize(Vector2::new(1.0, 2.0)),
+    };
+    assert_eq!(round_trip(&impact), impact);
+}
