@@ -14,7 +14,7 @@ impl<T: Real, const D: usize> Nearby<T, D> for Aabb<T, D> {
         let min = widen(&self.min().coords) * k;
         let max = widen(&self.max().coords) * k;
         let clamped = p.sup(&min).inf(&max);
-        if clamped != *p && !p.iter().any(|x| x.is_nan()) {
+        if clamped != *p {
             let (normal, distance) =
                 unit_and_length(&(p - clamped)).unwrap_or((SVector::zeros(), f64::INFINITY));
             return Nearest {

@@ -14,7 +14,6 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::cast::unit;
 use crate::core::unit::unit_and_length;
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
@@ -121,7 +120,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     }
 }
 
-/// An impact at `time`, its contact point `point` (in the frame of the other shape at time 0)
+/// An impact at `time`, its contact point `point` (on the other shape as it is at time 0)
 /// moved by `shift`.
 fn moved<T: Real, const D: usize>(
     time: f64,
@@ -133,6 +132,6 @@ fn moved<T: Real, const D: usize>(
     Impact {
         time: T::from_wide(time),
         point: Point::from(narrow::<T, D>(&point)),
-        normal: unit(&widen(normal.as_ref())).map_or(normal, |n| Unit::new_normalize(narrow(&n))),
+        normal,
     }
 }

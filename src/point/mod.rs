@@ -80,6 +80,13 @@ pub(crate) fn nearest<T: Real, const D: usize>(
     p: &Point<T, D>,
 ) -> Nearest<D> {
     let wide = widen(&p.coords);
+    if wide.iter().any(|x| x.is_nan()) {
+        return Nearest {
+            distance: f64::NAN,
+            point: SVector::repeat(f64::NAN),
+            normal: SVector::repeat(f64::NAN),
+        };
+    }
     let clamped = wide.map(|x| x.clamp(-T::MAX_WIDE, T::MAX_WIDE));
     let mut answer = shape.nearest(&clamped, 1.0);
     if !answer.distance.is_finite() && clamped.iter().all(|x| x.is_finite()) {
@@ -90,7 +97,7 @@ pub(crate) fn nearest<T: Real, const D: usize>(
             normal: half.normal,
         };
     }
-    if wide.iter().any(|x| x.is_infinite()) && !wide.iter().any(|x| x.is_nan()) {
+    if wide.iter().any(|x| x.is_infinite()) {
         answer.distance = f64::INFINITY;
     }
     answer

@@ -250,6 +250,9 @@ fn non_finite_and_huge_points() {
     let b = Aabb::new(Point3::origin(), Point3::new(1.0f32, 1.0, 1.0)).unwrap();
     let nan = Point3::new(f64::NAN, 0.0, 0.0);
     assert!(s.signed_distance(&nan).is_nan());
+    let nan32 = Point3::new(0.5, 0.5, f32::NAN);
+    assert!(b.signed_distance(&nan32).is_nan());
+    assert!(b.closest_point(&nan32).0.x.is_nan());
     let far = Point3::new(f64::INFINITY, 0.0, 0.0);
     assert_eq!(s.signed_distance(&far), f64::INFINITY);
     assert_eq!(s.closest_point(&far).0, Point3::new(1.0, 0.0, 0.0));
