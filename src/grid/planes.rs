@@ -6,10 +6,13 @@
 //! `k ≤ 2^53`) and `o − min = d + f` (TwoSum), both in `f64`, which holds every `f32` and `f64`
 //! input. Comparing the pairs decides exactly on which side of the origin a plane lies (a pair's
 //! low part is below half an ulp of its high part, so pairs compare by high, then low part). The
-//! crossing parameter along the stored direction `n` (its key) is `k·(h/nᵢ) − (d + f)/nᵢ` in plain
-//! `f64` arithmetic, the two quotients computed once per ray: a multiplication and a subtraction
-//! per plane, within `2^-51` of `(k·h + |d|)/|nᵢ|` of the exact value (so within `2^-51` of it,
-//! relative, where the offset does not cancel). The same value for the same plane every time, so a
+//! crossing parameter along the stored direction `n` (its key) is the offset `(p − d) + (e − f)`
+//! (TwoSum of the high parts, the rest added to its error: one rounding, or `2^-104` of
+//! `|p| + |d|` where the high parts cancel) times `1/nᵢ`, rounded once per ray: within `2^-51` of
+//! the exact crossing relative to the axis's reach (the largest `|offset|/|nᵢ|` of its planes),
+//! and relative to the crossing itself where the offset does not cancel. Where the cell size has
+//! at most 24 significant bits (every `f32`) and the axis fewer than `2^29` cells, `k·h` is exact
+//! in `f64` and needs no TwoProduct. The same value for the same plane every time, so a
 //! cell's exit and the next one's entry are the same key.
 //!
 //! Two crossings are ordered by their keys where these differ by more than their errors can
@@ -36,8 +39,13 @@ pub(crate) struct Axis {
     size: f64,
     /// The stored direction's component.
     dir: f64,
+    /// `1 / dir`, rounded: a key is the offset times it.
+    inv: f64,
     /// How close a key must come to another to be ordered exactly: [`CLOSE`] of the reach.
     margin: f64,
+    /// Whether every `k·h` of the axis is exact in `f64` (a cell size of at most 24 significant
+    /// bits, as every `f32` has, and fewer than `2^29` cells), so needs no TwoProduct.
+    exact_offsets: bool,
     products: Products,
 }
 
@@ -54,11 +62,15 @@ impl Axis {
     ) -> Self {
         let reach = origin.abs() + min.abs() + cells as f64 * size;
         let (d, f) = two_sum(origin, -min);
+        /// The significand bits below the 24 of an `f32`.
+        const BELOW_F32: u64 = (1 << 29) - 1;
         Axis {
             from_min: (d, f),
             size,
             dir,
+            inv: 1.0 / dir,
             margin: reach / dir.abs() * CLOSE,
+            exact_offsets: size.is_normal() && size.to_bits() & BELOW_F32 == 0 && cells < 1 << 29,
             products,
         }
     }
@@ -77,6 +89,9 @@ impl Axis {
     /// the range that TwoProduct handles, for cell sizes beyond `2^995`).
     #[inline(always)]
     fn offset(&self, k: usize) -> (f64, f64) {
+        if self.exact_offsets {
+            return (k as f64 * self.size, 0.0);
+        }
         let (p, e) = two_product(k as f64, self.size, self.products);
         (p, if e.is_finite() { e } else { 0.0 })
     }
@@ -151,7 +166,7 @@ impl Axis {
         let (d, f) = self.from_min;
         let (s, t) = two_sum(p, -d);
         let offset = if s.is_finite() { s + (t + (e - f)) } else { s };
-        offset / self.dir + 0.0
+        offset * self.inv + 0.0
     }
 
     /// Whether the keys of two crossings (of this axis and of `other`) are too close to order

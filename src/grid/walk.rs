@@ -9,6 +9,11 @@
 //! width resolves there) is passed over, and the next one enters where it would have, with the
 //! same bits. Each step moves one axis's index or more, so a walk ends after at most the sum of
 //! the cell counts.
+//!
+//! A walk finds [`BATCH`] cells at a time and hands them out one by one: a caller that loads from
+//! a volume at each cell then issues those loads side by side, where one cell at a time each load
+//! would wait for the walk's arithmetic (`docs/performance.md`, "Grid walks"). Each axis's next
+//! key is computed a step ahead, off the chain of operations a step waits for.
 
 use core::cmp::Ordering;
 
@@ -32,7 +37,8 @@ struct Cut {
 const ORIGIN: usize = usize::MAX;
 
 /// The cells a ray's segment runs through, in order ([`Grid::walk`]): an iterator of
-/// [`GridCell`]s.
+/// [`GridCell`]s. It finds them 16 at a time (and holds those it has not yet handed out), so that
+/// the caller's work on consecutive cells overlaps.
 #[derive(Clone, Debug)]
 pub struct GridWalk<T: Real, const D: usize = 3> {
     axes: [Axis; D],
@@ -43,6 +49,9 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     /// and the plane is unused).
     plane: [usize; D],
     key: [f64; D],
+    /// Per axis, the key of the plane after the next: computed a step early, so that a step
+    /// does not wait for a crossing's arithmetic.
+    ahead: [f64; D],
     /// Per axis, what a crossing adds to the index: 1, or `usize::MAX` (−1) where the line runs
     /// down the axis.
     step: [usize; D],
@@ -55,11 +64,22 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     before_end: f64,
     /// The distance at which the walk entered the cell it is in.
     enter: T,
+    /// The distance of `end`, rounded to the width.
+    exit_at: T,
     max_distance: T,
     /// The stored direction's length: a key times it is a distance.
     length: f64,
     done: bool,
+    /// Cells found ahead of the caller: `found[taken..count]` are yet to be returned.
+    found: [GridCell<T, D>; BATCH],
+    taken: usize,
+    count: usize,
 }
+
+/// How many cells a walk finds at a time: the caller's work on them (typically loads from a
+/// volume indexed by the cell) then overlaps, where one cell at a time would make each such load
+/// wait for the walk's arithmetic.
+const BATCH: usize = 16;
 
 impl<T: Real, const D: usize> GridWalk<T, D> {
     /// The walk of `ray`'s segment `[0, max_distance]` through `grid`.
@@ -83,6 +103,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             index: [0; D],
             plane: [0; D],
             key: [f64::INFINITY; D],
+            ahead: [f64::INFINITY; D],
             step: core::array::from_fn(|a| if dir[a] < 0.0 { usize::MAX } else { 1 }),
             close: 2.0 * axes.iter().map(Axis::margin).fold(0.0, f64::max),
             end: Cut {
@@ -92,9 +113,17 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             },
             before_end: f64::NEG_INFINITY,
             enter: T::zero(),
+            exit_at: T::zero(),
             max_distance,
             length: length::<T, f64, D>(&dir),
             done: true,
+            found: [GridCell {
+                index: [0; D],
+                enter: T::zero(),
+                exit: T::zero(),
+            }; BATCH],
+            taken: 0,
+            count: 0,
         };
         walk.start();
         walk
@@ -161,6 +190,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
         }
         self.end = end;
         self.before_end = end.key - self.close;
+        self.exit_at = self.distance(end.key);
         self.enter = if first.axis == ORIGIN {
             T::zero()
         } else {
@@ -183,6 +213,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
                 continue;
             }
             self.key[a] = self.axes[a].crossing(self.plane[a]);
+            self.ahead[a] = self.axes[a].crossing(self.plane[a].wrapping_add(self.step[a]));
         }
         self.done = false;
     }
@@ -254,11 +285,10 @@ fn exact_step<const D: usize>(
     (step, ties)
 }
 
-impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
-    type Item = GridCell<T, D>;
-
-    #[inline]
-    fn next(&mut self) -> Option<GridCell<T, D>> {
+impl<T: Real, const D: usize> GridWalk<T, D> {
+    /// The next cell the segment runs through for a positive length.
+    #[inline(always)]
+    fn step(&mut self) -> Option<GridCell<T, D>> {
         while !self.done {
             // The nearest next crossing by the keys; exactly where another is too close to it
             // (an infinite key, of a crossing beyond `f64`'s range, is never close to a finite
@@ -292,7 +322,7 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
             // Rounded keys may run a rounding backwards where the exact order says forwards (or
             // past the grid's exit): the distance then stays where it was (and the cell between
             // is empty), and never passes the exit.
-            let exit_at = self.distance(self.end.key);
+            let exit_at = self.exit_at;
             let at = if within {
                 self.distance(step.key)
             } else {
@@ -326,7 +356,8 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
                         let by = self.step[a];
                         self.index[a] = self.index[a].wrapping_add(by);
                         self.plane[a] = self.plane[a].wrapping_add(by);
-                        self.key[a] = self.axes[a].crossing(self.plane[a]);
+                        self.key[a] = self.ahead[a];
+                        self.ahead[a] = self.axes[a].crossing(self.plane[a].wrapping_add(by));
                     }
                 }
                 self.enter = exit;
@@ -336,5 +367,36 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
             }
         }
         None
+    }
+
+    /// Finds the next cells, up to [`BATCH`] of them.
+    #[inline(never)]
+    fn refill(&mut self) {
+        self.taken = 0;
+        self.count = 0;
+        while self.count < BATCH {
+            let Some(cell) = self.step() else {
+                break;
+            };
+            self.found[self.count] = cell;
+            self.count += 1;
+        }
+    }
+}
+
+impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
+    type Item = GridCell<T, D>;
+
+    #[inline]
+    fn next(&mut self) -> Option<GridCell<T, D>> {
+        if self.taken == self.count {
+            self.refill();
+            if self.count == 0 {
+                return None;
+            }
+        }
+        let cell = self.found[self.taken];
+        self.taken += 1;
+        Some(cell)
     }
 }
