@@ -288,7 +288,7 @@ fn exact_step<const D: usize>(
 impl<T: Real, const D: usize> GridWalk<T, D> {
     /// The next cell the segment runs through for a positive length.
     #[inline(always)]
-    fn step(&mut self) -> Option<GridCell<T, D>> {
+    fn advance(&mut self) -> Option<GridCell<T, D>> {
         while !self.done {
             // The nearest next crossing by the keys; exactly where another is too close to it
             // (an infinite key, of a crossing beyond `f64`'s range, is never close to a finite
@@ -375,7 +375,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
         self.taken = 0;
         self.count = 0;
         while self.count < BATCH {
-            let Some(cell) = self.step() else {
+            let Some(cell) = self.advance() else {
                 break;
             };
             self.found[self.count] = cell;

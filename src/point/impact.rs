@@ -23,13 +23,6 @@ use crate::traits::Cast;
 /// The first contact of a moving ball with a moving shape ([`Sphere::time_of_impact`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(bound(
-        serialize = "T: serde::Serialize",
-        deserialize = "T: serde::Deserialize<'de>"
-    ))
-)]
 pub struct Impact<T: Real, const D: usize = 3> {
     /// When the two first touch, in `[0, max_time]`.
     pub time: T,
@@ -91,9 +84,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         }
         let v = widen(velocity) - widen(other_velocity);
         let (dir, speed) = unit_and_length(&v)?;
-        let ray = Ray::new(*self.center(), narrow(&dir)).ok()?;
-        // Offset as `other` is at the impact: it moved by other_velocity · time meanwhile.
-        let at = |time: f64| widen(other_velocity) * time;
+        let dir: SVector<T, D> = narrow(&dir);
+        let ray = Ray::new(*self.center(), dir).ok()?;
         let reach = T::from_wide_up(max_time * speed);
         let hit = other.cast_sphere(&ray, self.radius(), reach)?;
         let distance = hit.distance.to_wide();
@@ -102,7 +94,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
             if time > max_time {
                 return None;
             }
-            return Some(moved(time, &hit.point, hit.normal, at(time)));
+            return Some(moved(time, &hit.point, hit.normal, other_velocity));
         }
         let span = other.sphere_span(&ray, self.radius())?;
         if !(span.enter.to_wide() + span.exit.to_wide() > 0.0) {
@@ -114,21 +106,21 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         let enter = span.enter.to_wide().min(0.0);
         let size = self.radius().to_wide() - enter + widen(&self.center().coords).amax();
         let back = enter - if size > 0.0 { size / 1024.0 } else { 1.0 };
-        let start = Ray::new(ray.at(T::from_wide(back)), narrow(&dir)).ok()?;
+        let start = Ray::new(ray.at(T::from_wide(back)), dir).ok()?;
         let first = other.cast_sphere(&start, self.radius(), T::from_wide(f64::INFINITY))?;
-        Some(moved(0.0, &first.point, first.normal, SVector::zeros()))
+        Some(moved(0.0, &first.point, first.normal, other_velocity))
     }
 }
 
-/// An impact at `time`, its contact point `point` (on the other shape as it is at time 0)
-/// moved by `shift`.
+/// An impact at `time`, its contact point `point` (on the other shape as it is at time 0) moved
+/// with the other shape, at `other_velocity`, to that time.
 fn moved<T: Real, const D: usize>(
     time: f64,
     point: &Point<T, D>,
     normal: Unit<SVector<T, D>>,
-    shift: SVector<f64, D>,
+    other_velocity: &SVector<T, D>,
 ) -> Impact<T, D> {
-    let point = widen(&point.coords) + shift;
+    let point = widen(&point.coords) + widen(other_velocity) * time;
     Impact {
         time: T::from_wide(time),
         point: Point::from(narrow::<T, D>(&point)),

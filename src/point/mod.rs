@@ -123,12 +123,6 @@ pub(crate) fn closest_point<T: Real, const D: usize>(
     )
 }
 
-/// The unit vector along the first axis: the direction documented where every direction is
-/// nearest.
-pub(crate) fn first_axis<const D: usize>() -> SVector<f64, D> {
-    SVector::from_fn(|i, _| if i == 0 { 1.0 } else { 0.0 })
-}
-
 /// `PointQuery` for a shape with [`Nearby`].
 macro_rules! point_query {
     ($(#[$doc:meta])* $shape:ident) => {

@@ -4,7 +4,7 @@
 
 use nalgebra::SVector;
 
-use super::{Nearby, Nearest, first_axis, point_query};
+use super::{Nearby, Nearest, point_query};
 use crate::cast::unit;
 use crate::core::quadratic::Offset;
 use crate::fused::BASE_PRODUCTS;
@@ -16,7 +16,9 @@ impl<T: Real, const D: usize> Nearby<T, D> for Sphere<T, D> {
         let c = widen(&self.center().coords) * k;
         let r = self.radius().to_wide() * k;
         let f = Offset::between(p, &c);
-        let normal = unit(&(f.hi() + f.lo())).unwrap_or_else(first_axis);
+        // From the centre, where every direction is nearest: the first axis.
+        let normal = unit(&(f.hi() + f.lo()))
+            .unwrap_or_else(|| SVector::from_fn(|i, _| if i == 0 { 1.0 } else { 0.0 }));
         Nearest {
             distance: f.excess(r, BASE_PRODUCTS),
             point: c + normal * r,
