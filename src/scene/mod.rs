@@ -11,6 +11,8 @@
 
 mod body;
 mod build;
+mod narrow;
+mod prefetch;
 mod probe;
 mod wide;
 
@@ -26,8 +28,9 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-use probe::{Probe, Stretches};
-use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide};
+use prefetch::prefetch;
+use probe::{Line, Narrow, Probe, Stretches, reach};
+use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide, lanes};
 
 /// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
 /// `4^21` bodies spread through space); deeper ones take one from the heap.
@@ -259,10 +262,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         max_distance: T,
         filter: impl FnMut(usize) -> bool,
     ) -> Option<BodyHit<T, D>> {
-        let probe = Probe::of(ray, 0.0);
-        self.first(&probe, max_distance, filter, |body| {
-            body.cast_ray(ray, max_distance)
-        })
+        let cast = |body: &S| body.cast_ray(ray, max_distance);
+        match Narrow::of(ray, 0.0) {
+            Some(line) => self.first(&line, max_distance, filter, cast),
+            None => self.first(&Probe::of(ray, 0.0), max_distance, filter, cast),
+        }
     }
 
     /// The first contact of a ball of `radius` moving along `ray`, within `[0, max_distance]`,
@@ -307,10 +311,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             // Every body refuses such a ball.
             return None;
         }
-        let probe = Probe::of(ray, grow);
-        self.first(&probe, max_distance, filter, |body| {
-            body.cast_sphere(ray, radius, max_distance)
-        })
+        let cast = |body: &S| body.cast_sphere(ray, radius, max_distance);
+        match Narrow::of(ray, grow) {
+            Some(line) => self.first(&line, max_distance, filter, cast),
+            None => self.first(&Probe::of(ray, grow), max_distance, filter, cast),
+        }
     }
 
     /// Whether [`Scene::cast_ray`] would return a hit: it stops at the first body it finds hit.
@@ -337,22 +342,17 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         &self,
         ray: &Ray<T, D>,
         max_distance: T,
-        mut filter: impl FnMut(usize) -> bool,
+        filter: impl FnMut(usize) -> bool,
     ) -> bool {
-        let probe = Probe::of(ray, 0.0);
         let max = max_distance.to_wide();
         if !(max >= 0.0) {
             return false;
         }
-        let mut found = false;
-        self.walk(
-            |node| probe.stretches(node).met::<D>(max),
-            |id| {
-                found = filter(id) && self.bodies[id].cast_ray(ray, max_distance).is_some();
-                !found
-            },
-        );
-        found
+        let hits = |body: &S| body.cast_ray(ray, max_distance).is_some();
+        match Narrow::of(ray, 0.0) {
+            Some(line) => self.any(&line, reach(max), filter, hits),
+            None => self.any(&Probe::of(ray, 0.0), reach(max), filter, hits),
+        }
     }
 
     /// Clears `spans`, then fills it with one entry for every body whose
@@ -524,7 +524,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// (strictly: equal distances are still visited, for the lowest id) are skipped.
     fn first(
         &self,
-        probe: &Probe<D>,
+        line: &impl Line<D>,
         max_distance: T,
         mut filter: impl FnMut(usize) -> bool,
         mut cast: impl FnMut(&S) -> Option<Hit<T, D>>,
@@ -535,13 +535,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             return None;
         }
         let mut best: Option<BodyHit<T, D>> = None;
-        // The distance a child must reach to hold a hit that counts.
-        let mut limit = max;
-        self.with_stack((0, 0.0), |stack| {
+        // The entry a child must not exceed to hold a hit that counts.
+        let mut within = reach(max);
+        self.with_stack((0, 0.0f32), |stack| {
             // Children still to visit, with their entries, the nearest on top.
             let mut top = 0;
             // The child visited now: the root first.
-            let mut next = (0u32, f64::NEG_INFINITY);
+            let mut next = (0u32, 0.0f32);
             loop {
                 let (child, _) = next;
                 if child & BODY != 0 {
@@ -552,23 +552,29 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                         let d = hit.distance.to_wide();
                         if better(&best, id, d) {
                             best = Some(BodyHit { body: id, hit });
-                            limit = d;
+                            within = reach(d);
                         }
                     }
                 } else {
                     let node = &nodes[child as usize];
-                    let stretches = probe.stretches(node);
-                    let met = stretches.met::<D>(limit);
+                    let (met, enter) = line.meets(node, within);
                     if met != 0 {
                         // The children met, in lane order, then sorted nearest last: the nearest is
                         // visited next, the others go on the stack, the farthest deepest.
-                        let mut found = [(0u32, 0.0f64); WIDTH];
+                        let mut found = [(0u32, 0.0f32); WIDTH];
                         let mut count = 0;
                         let mut bits = met;
                         while bits != 0 {
                             let k = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
-                            found[count] = (node.child[k], stretches.enter[k]);
+                            let child = node.child[k];
+                            if child & BODY != 0 {
+                                let id = (child & !BODY) as usize;
+                                prefetch(self.bodies.as_ptr().wrapping_add(id));
+                            } else {
+                                prefetch(nodes.as_ptr().wrapping_add(child as usize));
+                            }
+                            found[count] = (child, enter[k]);
                             count += 1;
                         }
                         if count == 2 {
@@ -596,7 +602,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                     }
                     top -= 1;
                     next = stack[top];
-                    if Probe::<D>::lower(next.1) <= limit {
+                    if next.1 <= within {
                         break;
                     }
                 }
@@ -648,6 +654,26 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         });
     }
 
+    /// Whether `hits` holds for a body `filter` keeps whose child `line` meets with an entry of
+    /// at most `within`.
+    fn any(
+        &self,
+        line: &impl Line<D>,
+        within: f32,
+        mut filter: impl FnMut(usize) -> bool,
+        mut hits: impl FnMut(&S) -> bool,
+    ) -> bool {
+        let mut found = false;
+        self.walk(
+            |node| line.meets(node, within).0,
+            |id| {
+                found = filter(id) && hits(&self.bodies[id]);
+                !found
+            },
+        );
+        found
+    }
+
     /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
     /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
     /// them, until it returns `false`.
@@ -677,12 +703,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             }
         });
     }
-}
-
-/// The lanes `0..WIDTH` for which `test` holds, as bits.
-#[inline(always)]
-fn lanes(test: impl Fn(usize) -> bool) -> u32 {
-    (0..WIDTH).fold(0, |bits, k| bits | u32::from(test(k)) << k)
 }
 
 #[cfg(test)]

@@ -7,20 +7,33 @@
 //! margin, `tests/suite/scene.rs` checks it, and a user's shape must have it too): **the point at a
 //! reported distance lies in the body's box.** Where a body's cast reports distance `d` (or a
 //! span end `d`, or `contains` holds at a point), the point `o + d·n̂` lies within the body's
-//! [`Shape::aabb`](crate::Shape::aabb) grown on each axis `i` by `τ·(|oᵢ| + |bᵢ|)`, for the
-//! larger magnitude `|bᵢ|` of the box's bounds on that axis, and, for a sphere cast, by the ball's
-//! radius; `τ` is `2^-20` for `f32` and `2^-38` for `f64`. For raysweep's shapes the contact point
-//! lies in the box and the distance is within the precision targets of the exact one
-//! (`docs/precision.md`): an `f32` result is within an ulp, `2^-23` relative, and an `f64` one
-//! within a few ulps of `2^-52` where it is well conditioned; `2^-38` leaves room for `2^14` ulps.
+//! [`Shape::aabb`](crate::Shape::aabb) grown on each axis `i` by `τ·(‖o‖ + |bᵢ|)`, for the
+//! largest magnitude `‖o‖` of the origin's coordinates and the larger magnitude `|bᵢ|` of the
+//! box's bounds on that axis, and, for a sphere cast, by the ball's radius; `τ` is `2^-20` for
+//! `f32` and `2^-38` for `f64`. For raysweep's shapes the contact point lies in the box and the
+//! distance is within the precision targets of the exact one (`docs/precision.md`): an `f32`
+//! result is within an ulp, `2^-23` relative, and an `f64` one within a few ulps of `2^-52` where
+//! it is well conditioned; `2^-38` leaves room for `2^14` ulps. (Where a cast is ill conditioned,
+//! its error along an axis is a few ulps of `‖o − c‖·|nᵢ|` for the body's centre `c`, which
+//! `‖o‖` and the distance travelled along that axis bound; hence `‖o‖`, not `|oᵢ|`.)
 //!
 //! A child's box (a node's or a body's) holds the bodies' boxes grown by [`slack`]` = 4τ` of
-//! their bounds' magnitudes (`src/scene/wide.rs`), rounded outward. The probe grows it by
-//! `4τ·|oᵢ|` more, plus the radius, and clips the line against it in `f64`, in the slab method's
-//! way: per axis, `(bound − (oᵢ ± margin))·(1/nᵢ)`, the near plane's bound and the far one's chosen
-//! by the sign bit of `nᵢ`. Each such parameter has four roundings, a relative error below `2^-50`
-//! of `(|bound| + |oᵢ| + margin)/|nᵢ|`, which the growth beyond `τ` (at least `3τ/2` of that, in
-//! the parameter) exceeds by `2^12` or more.
+//! their bounds' magnitudes (`src/scene/wide.rs`), rounded outward. A probe moves the query's
+//! origin away from each plane by its margin `4τ·(‖o‖ + r) + r + 2^-140` (`r` the ball's radius,
+//! 0 for rays; [`margin`]), so that, seen from the origin, each plane lies beyond the bodies'
+//! boxes grown by `τ` (and `r`) by at least `3τ·(|bᵢ| + ‖o‖ + r) + 2^-140`: the room for the
+//! probe's own rounding. It clips the line against the planes in the slab method's way: per axis,
+//! `(bound − shifted origin)·(1/nᵢ)`, the near plane's bound and the far one's chosen by the sign
+//! bit of `nᵢ`. Two probes do this:
+//!
+//! - [`Probe`], here, in `f64`: each parameter has four roundings, a relative error below `2^-50`
+//!   of `(|bound| + ‖o‖ + margin)/|nᵢ|`, which the room exceeds by `2^12` or more (and the
+//!   `2^-140` covers underflow), so its entries and exits are those of boxes still holding the
+//!   bodies' boxes grown by `τ`. Scenes use it for spans, and for first hits where [`Narrow`]
+//!   declines.
+//! - [`Narrow`] (`src/scene/narrow.rs`), in `f32` lanes, four children per instruction: its
+//!   parameters are within a factor `1 ± 2^-22` of the exact ones, and it widens its exits to
+//!   cover that (the argument is there).
 //!
 //! Where `nᵢ` is zero, `1/nᵢ` is infinite with the sign of the zero, so the sign bit that picks
 //! the near plane picks it for the reciprocal too: a plane on the origin's side of the grown slab
@@ -28,38 +41,62 @@
 //! it gives the opposite infinity and excludes the child, and a plane through the origin gives
 //! `0·∞ = NaN`, which the comparisons that gather the entry and the exit ignore (the origin lies
 //! in the closed slab). An unused child's box is empty (`+∞` to `−∞`), and its entry exceeds its
-//! exit for every line. So:
+//! exit for every line from a finite origin. So:
 //!
 //! - where the probe finds that the line misses the grown box, it misses each body's box grown by
 //!   `τ`, and no body of the node reports a span, a hit or a contact;
-//! - the probe's entry is at most the parameter at which the line enters any body's box grown by
-//!   `τ`, so a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`,
-//!   unit within `2^-22`, is `d/|n|`) is at least the entry times `1 − 2^-20` ([`Probe::lower`]);
-//!   a node whose lower bound exceeds the best distance so far (strictly: equal distances are
-//!   still visited, for the lowest id) holds no better hit;
 //! - where the probe's exit is negative, every point of the grown box lies behind the origin, and
-//!   no body of the node reports a hit ahead of it, nor one that starts inside.
+//!   no body of the node reports a hit ahead of it, nor one that starts inside;
+//! - a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`, unit
+//!   within `2^-22`, is `d/|n|`) is at least `1 − 2^-20` times the parameter at which the line
+//!   enters its box grown by `τ`, hence at least `(1 − 2^-20)/(1 + 2^-22)` times a probe's entry
+//!   for its child: a child whose entry exceeds [`reach`]`(limit)` holds no hit at a distance
+//!   up to `limit`, the best so far (equal distances are still visited, for the lowest id).
 //!
-//! The probe also takes a point ([`contains`]): a body whose `contains` holds at `p` has `p` in
+//! The probe also takes a point ([`containing`]): a body whose `contains` holds at `p` has `p` in
 //! its box grown by `τ`, hence in its child's box grown by `4τ·|pᵢ|`.
 
 use crate::ray::Ray;
 use crate::real::Real;
 
-use super::wide::{WIDTH, Wide, slack};
+use super::wide::{LOWER, UPPER, WIDTH, Wide, lanes, slack};
 
-/// How much below a probe's entry a body's distance may be, relative (`2^-20`): the stored
-/// direction's length and the body's own rounding.
-const BELOW: f64 = 1.0 - 1.0 / 1_048_576.0;
+pub(crate) use super::narrow::Narrow;
 
-/// A query's line, prepared once for every node it meets.
+/// A query's line against a node's children's boxes, for the first hits and any-hit queries.
+pub(crate) trait Line<const D: usize> {
+    /// The children of `node` the line meets ahead of its origin with an entry of at most
+    /// `reach`, as bits (bit `k` for child `k`), and each child's entry: at least 0, and at most
+    /// the exact one as the module's documentation bounds it.
+    fn meets(&self, node: &Wide<D>, reach: f32) -> (u32, [f32; WIDTH]);
+}
+
+/// The entry beyond which a child holds no hit at a distance of at most `limit` (at least 0):
+/// `limit·(1 + 2^-19)` rounded up to `f32`, above `limit·(1 + 2^-22)/(1 − 2^-20)` (the module's
+/// documentation); `+∞` beyond `f32`'s range.
+#[inline(always)]
+pub(crate) fn reach(limit: f64) -> f32 {
+    <f32 as Real>::from_wide_up(limit * (1.0 + 1.0 / 524_288.0))
+}
+
+/// How far a probe moves the origin `o` away from each plane, for a ball of `radius` (0 for
+/// rays): `4τ·(‖o‖ + radius) + radius + 2^-140`, for the largest magnitude `‖o‖` of `o`'s
+/// coordinates.
+#[inline(always)]
+pub(crate) fn margin<T: Real, const D: usize>(o: &[f64; D], radius: f64) -> f64 {
+    const TINY: f64 = 1.0 / 1_393_796_574_908_163_946_345_982_392_040_522_594_123_776.0;
+    let norm = o.iter().fold(0.0, |m: f64, c| m.max(c.abs()));
+    slack::<T>() * (norm + radius) + radius + TINY
+}
+
+/// A query's line, prepared once for every node it meets, in `f64`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe<const D: usize> {
     /// Per axis, whether the stored direction's sign bit is set: the near plane is then the
     /// upper bound.
     negative: [bool; D],
-    /// Per axis, the origin moved by the probe's share of the growth away from the near plane
-    /// (`oᵢ + margin`, or `oᵢ − margin` where `negative`), and from the far one.
+    /// Per axis, the origin moved by its [`margin`] away from the near plane (`oᵢ + margin`, or
+    /// `oᵢ − margin` where `negative`), and from the far one.
     near: [f64; D],
     far: [f64; D],
     inv: [f64; D],
@@ -71,34 +108,16 @@ pub(crate) struct Stretches {
     pub(crate) exit: [f64; WIDTH],
 }
 
-impl Stretches {
-    /// The children the line meets ahead of its origin with an entry no body of theirs can report
-    /// beyond `limit` ([`Probe::lower`]), as bits (bit `k` for child `k`).
-    #[inline(always)]
-    pub(crate) fn met<const D: usize>(&self, limit: f64) -> u32 {
-        (0..WIDTH).fold(0, |bits, k| {
-            let met = (self.enter[k] <= self.exit[k])
-                & (self.exit[k] >= 0.0)
-                & (Probe::<D>::lower(self.enter[k]) <= limit);
-            bits | u32::from(met) << k
-        })
-    }
-}
-
 impl<const D: usize> Probe<D> {
     /// The line through `ray`, against boxes grown by `radius` (0 for rays).
     #[inline]
     pub(crate) fn of<T: Real>(ray: &Ray<T, D>, radius: f64) -> Self {
         let o: [f64; D] = core::array::from_fn(|i| ray.origin()[i].to_wide());
         let n: [f64; D] = ray.stored_dir().into();
-        let margin = o.map(|c| slack::<T>() * c.abs() + radius);
         let negative = n.map(f64::is_sign_negative);
+        let by = margin::<T, D>(&o, radius);
         let shifted = |i: usize, toward_lower: bool| {
-            if toward_lower {
-                o[i] + margin[i]
-            } else {
-                o[i] - margin[i]
-            }
+            if toward_lower { o[i] + by } else { o[i] - by }
         };
         Probe {
             negative,
@@ -117,9 +136,9 @@ impl<const D: usize> Probe<D> {
         let mut exit = [f64::INFINITY; WIDTH];
         for i in 0..D {
             let (near, far) = if self.negative[i] {
-                (&node.max[i], &node.min[i])
+                (&node.planes[UPPER][i], &node.planes[LOWER][i])
             } else {
-                (&node.min[i], &node.max[i])
+                (&node.planes[LOWER][i], &node.planes[UPPER][i])
             };
             for k in 0..WIDTH {
                 let to_near = (f64::from(near[k]) - self.near[i]) * self.inv[i];
@@ -135,11 +154,16 @@ impl<const D: usize> Probe<D> {
         }
         Stretches { enter, exit }
     }
+}
 
-    /// A lower bound of every distance a body of a child whose stretch enters at `enter` reports.
+impl<const D: usize> Line<D> for Probe<D> {
+    /// The stretches, with each entry rounded down to `f32` (no higher than the exact one).
     #[inline(always)]
-    pub(crate) fn lower(enter: f64) -> f64 {
-        if enter > 0.0 { enter * BELOW } else { enter }
+    fn meets(&self, node: &Wide<D>, reach: f32) -> (u32, [f32; WIDTH]) {
+        let Stretches { enter, exit } = self.stretches(node);
+        let from = enter.map(|e| <f32 as Real>::from_wide_down(e.max(0.0)));
+        let met = lanes(|k| (enter[k] <= exit[k]) & (exit[k] >= 0.0) & (from[k] <= reach));
+        (met, from)
     }
 }
 
@@ -151,9 +175,9 @@ pub(crate) fn containing<const D: usize, T: Real>(node: &Wide<D>, p: &[f64; D]) 
     for (i, &c) in p.iter().enumerate() {
         let grow = slack::<T>() * c.abs();
         for (k, holds) in inside.iter_mut().enumerate() {
-            *holds &=
-                f64::from(node.min[i][k]) - grow <= c && c <= f64::from(node.max[i][k]) + grow;
+            *holds &= f64::from(node.planes[LOWER][i][k]) - grow <= c
+                && c <= f64::from(node.planes[UPPER][i][k]) + grow;
         }
     }
-    (0..WIDTH).fold(0, |bits, k| bits | u32::from(inside[k]) << k)
+    lanes(|k| inside[k])
 }

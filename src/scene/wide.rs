@@ -48,6 +48,12 @@ pub(crate) fn slack<T: Real>() -> f64 {
     }
 }
 
+/// The side of [`Wide::planes`] that holds the children's lower bounds.
+pub(crate) const LOWER: usize = 0;
+
+/// The side of [`Wide::planes`] that holds the children's upper bounds.
+pub(crate) const UPPER: usize = 1;
+
 /// A node: its children's boxes, lane `k` for child `k`, and the children (a node's index, a
 /// body's id with [`BODY`], or [`EMPTY`]). A three-dimensional node is 112 bytes: aligned to a
 /// cache line (128), the hierarchy took 71 bytes per body instead of 62 at `10^5` spheres, and
@@ -55,16 +61,16 @@ pub(crate) fn slack<T: Real>() -> f64 {
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(16))]
 pub(crate) struct Wide<const D: usize> {
-    pub(crate) min: [[f32; WIDTH]; D],
-    pub(crate) max: [[f32; WIDTH]; D],
+    /// `planes[LOWER][i]` and `planes[UPPER][i]`: the boxes' bounds on axis `i`, side by side
+    /// so that a query picks its near and far side by index, once per ray.
+    pub(crate) planes: [[[f32; WIDTH]; D]; 2],
     pub(crate) child: [u32; WIDTH],
 }
 
 impl<const D: usize> Wide<D> {
     /// A node of no children.
     const BLANK: Self = Wide {
-        min: [[f32::INFINITY; WIDTH]; D],
-        max: [[f32::NEG_INFINITY; WIDTH]; D],
+        planes: [[[f32::INFINITY; WIDTH]; D], [[f32::NEG_INFINITY; WIDTH]; D]],
         child: [EMPTY; WIDTH],
     };
 
@@ -72,8 +78,8 @@ impl<const D: usize> Wide<D> {
     fn set_box<T: Real>(&mut self, k: usize, bounds: &Bounds<D>) {
         for i in 0..D {
             let by = slack::<T>() * bounds.min[i].abs().max(bounds.max[i].abs());
-            self.min[i][k] = <f32 as Real>::from_wide_down(bounds.min[i] - by);
-            self.max[i][k] = <f32 as Real>::from_wide_up(bounds.max[i] + by);
+            self.planes[LOWER][i][k] = <f32 as Real>::from_wide_down(bounds.min[i] - by);
+            self.planes[UPPER][i][k] = <f32 as Real>::from_wide_up(bounds.max[i] + by);
         }
     }
 
@@ -82,7 +88,10 @@ impl<const D: usize> Wide<D> {
         let lowest = |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::INFINITY, f32::min);
         let highest =
             |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        (self.min.map(|l| lowest(&l)), self.max.map(|l| highest(&l)))
+        (
+            self.planes[LOWER].map(|l| lowest(&l)),
+            self.planes[UPPER].map(|l| highest(&l)),
+        )
     }
 
     /// The lane of `child`.
@@ -92,6 +101,12 @@ impl<const D: usize> Wide<D> {
             .position(|&c| c == child)
             .expect("a node holds its child")
     }
+}
+
+/// The lanes `0..WIDTH` for which `test` holds, as bits (bit `k` for lane `k`).
+#[inline(always)]
+pub(crate) fn lanes(test: impl Fn(usize) -> bool) -> u32 {
+    (0..WIDTH).fold(0, |bits, k| bits | u32::from(test(k)) << k)
 }
 
 /// A hierarchy over bodies `0..n`, for bodies of width `T`.
@@ -185,8 +200,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             let (min, max) = self.nodes[node].union();
             let lane = self.nodes[parent].lane_of(node as u32);
             for i in 0..D {
-                self.nodes[parent].min[i][lane] = min[i];
-                self.nodes[parent].max[i][lane] = max[i];
+                self.nodes[parent].planes[LOWER][i][lane] = min[i];
+                self.nodes[parent].planes[UPPER][i][lane] = max[i];
             }
             node = parent;
         }

@@ -4,7 +4,8 @@
 //!
 //! The scenes: unit boxes of a lattice sharing their faces, with rays along face planes and
 //! through edges and corners; duplicated and nested bodies (ties); flat boxes and thin
-//! ellipsoids; scenes far from the origin; balls grazed by rays aimed at their silhouettes; and
+//! ellipsoids; scenes far from the origin, near the ends of `f32`'s range and beyond it, with
+//! tiny direction components; balls grazed by rays aimed at their silhouettes; and
 //! ten thousand random bodies. The brute-force loop is the definition.
 
 use rand::rngs::StdRng;
@@ -414,6 +415,102 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
     check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
 }
 
+/// Boxes and balls at `scale` (far below or above 1, where a query's parameters near the ends of
+/// `f32`'s range, or the shifted origin leaves it), hit by rays whose zero components are
+/// sometimes replaced by `tiny` ones of either sign, from origins at scale, at the ends of the
+/// width's range, or beyond `f32`'s.
+fn scaled_scenes<T: Real, const D: usize>(seed: u64, scale: f64, tiny: &[f64]) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let n: usize = if D == 2 { 8 } else { 4 };
+    let mut bodies: Vec<Body<T, D>> = Vec::new();
+    for k in 0..n.pow(D as u32) {
+        let corner = SVector::<f64, D>::from_fn(|i, _| ((k / n.pow(i as u32)) % n) as f64);
+        let body: Body<T, D> = if rng.random_bool(0.5) {
+            cube(corner * scale, SVector::repeat(scale)).into()
+        } else {
+            sphere(
+                (corner + SVector::repeat(0.5)) * scale,
+                rng.random_range(0.2..0.5) * scale,
+            )
+            .into()
+        };
+        bodies.push(body);
+    }
+    let scene: Scene<T, D> = Scene::new(bodies);
+    let far = [f32::MAX as f64, 1e39, 1e300];
+    for _ in 0..400 {
+        let mut origin = if rng.random_bool(0.5) {
+            SVector::<f64, D>::from_fn(|_, _| rng.random_range(-2..=n as i32 + 2) as f64)
+        } else {
+            SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1.0..n as f64 + 1.0))
+        } * scale;
+        if rng.random_bool(0.2) {
+            let v = far[rng.random_range(0..far.len())];
+            origin[rng.random_range(0..D)] = if rng.random_bool(0.5) { v } else { -v };
+        }
+        let mut dir = if rng.random_bool(0.5) {
+            lattice_dir::<D>(rng)
+        } else {
+            SVector::<f64, D>::from_fn(|_, _| rng.random_range(0..n) as f64 + 0.5) * scale - origin
+        };
+        for c in dir.iter_mut() {
+            if *c == 0.0 && rng.random_bool(0.7) {
+                let t = tiny[rng.random_range(0..tiny.len())];
+                *c = if rng.random_bool(0.5) { t } else { -t };
+            }
+        }
+        let Ok(ray) = Ray::new(of::<T, D>(origin), dir.map(T::from_wide)) else {
+            continue;
+        };
+        let max = [
+            f64::INFINITY,
+            rng.random_range(0.0..2.0 * n as f64) * scale,
+            0.0,
+        ][rng.random_range(0..3)];
+        let ball = T::from_wide(rng.random_range(0.05..0.6) * scale);
+        check_ray(&scene, &ray, T::from_wide(max), ball, "scaled");
+    }
+}
+
+/// Boxes whose bounds lie `2^-35` outside `f32` values (so that a node's `f32` box, rounded
+/// outward, is barely larger than its body's), hit by rays that graze an edge: the line enters
+/// through one face and leaves through the next a hair's breadth later, or misses by as little.
+/// A probe whose parameters are off by an `f32` rounding and not widened for it loses these.
+fn grazed_edges(seed: u64) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    // `v` (an `f32` value) moved by `2^-35` of itself, up or down.
+    let off = |v: f64, up: bool| v + (if up { v } else { -v }) / 34_359_738_368.0;
+    let boxes: Vec<Aabb<f64, 3>> = (0..300)
+        .map(|_| {
+            let lo = SVector::<f64, 3>::from_fn(|_, _| f64::from(rng.random_range(1.0f32..1000.0)));
+            let hi = lo.map(|v| f64::from((v + rng.random_range(0.5..20.0)) as f32));
+            let (lo, hi) = (lo.map(|v| off(v, true)), hi.map(|v| off(v, false)));
+            Aabb::new(Point::from(lo), Point::from(hi)).unwrap()
+        })
+        .collect();
+    let scene: Scene<f64, 3, Aabb<f64, 3>> = Scene::new(boxes.clone());
+    for _ in 0..3000 {
+        let b = &boxes[rng.random_range(0..boxes.len())];
+        // An edge along axis `k`, between the faces of axes `i` and `j` on sides `si`, `sj`.
+        let k = rng.random_range(0..3);
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let (si, sj) = (rng.random_bool(0.5), rng.random_bool(0.5));
+        let mut p = b.min().coords;
+        p[i] = if si { b.max()[i] } else { b.min()[i] };
+        p[j] = if sj { b.max()[j] } else { b.min()[j] };
+        p[k] = rng.random_range(b.min()[k]..b.max()[k]);
+        // Outward from face `i` before the edge, outward from face `j` after it.
+        let mut d = SVector::<f64, 3>::zeros();
+        d[i] = rng.random_range(0.1..1.0) * if si { -1.0 } else { 1.0 };
+        d[j] = rng.random_range(0.1..1.0) * if sj { 1.0 } else { -1.0 };
+        d[k] = rng.random_range(-1.0..1.0);
+        let wobble = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(-1.0..1.0) * 1e-12);
+        let origin = p + p.component_mul(&wobble) - d * rng.random_range(1.0..2000.0);
+        let ray = Ray::new(Point::from(origin), d).unwrap();
+        check_ray(&scene, &ray, f64::INFINITY, 0.25, "grazed edges");
+    }
+}
+
 /// Random rotations in either dimension.
 trait Rotated<T: Real, const D: usize> {
     fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, D>;
@@ -464,6 +561,25 @@ fn ten_thousand_spheres() {
     many_spheres::<f32, 3>(11);
     many_spheres::<f64, 3>(12);
     many_spheres::<f64, 2>(13);
+}
+
+#[test]
+fn far_scales_tiny_components_and_origins_beyond_f32() {
+    let tiny = [1e-20, 1e-30, 1e-39, 1e-44];
+    for (seed, scale) in [(14, 1e-37), (15, 1e-20), (16, 1e20), (17, 1e36)] {
+        scaled_scenes::<f32, 3>(seed, scale, &tiny);
+    }
+    scaled_scenes::<f32, 2>(18, 1e-36, &tiny);
+    let tiny = [1e-20, 1e-40, 1e-200, 1e-310];
+    for (seed, scale) in [(19, 1e-300), (20, 1e-40), (21, 1e40), (22, 1e300)] {
+        scaled_scenes::<f64, 3>(seed, scale, &tiny);
+    }
+    scaled_scenes::<f64, 2>(23, 1e-42, &tiny);
+}
+
+#[test]
+fn grazed_box_edges_in_f64() {
+    grazed_edges(24);
 }
 
 #[test]
