@@ -5,8 +5,10 @@
 //! - [`build`]: how a set of bodies is split, by binned SAH.
 //! - [`wide`]: the hierarchy the queries traverse, nodes of four children (nodes or bodies)
 //!   built top down by those splits, refitted when a body moves.
-//! - [`probe`]: a query's line against a node's children's boxes, conservatively, with the
-//!   argument why a skipped child holds no answer.
+//! - [`probe`]: a query's line against a node's children's boxes, conservatively, in `f64`, with
+//!   the argument why a skipped child holds no answer.
+//! - [`narrow`]: the same in `f32` lanes, for first hits and any-hit.
+//! - [`prefetch`]: loading the children a first-hit traversal meets ahead of their visit.
 //! - here: [`Scene`] and its queries.
 
 mod body;
