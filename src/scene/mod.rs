@@ -8,7 +8,7 @@
 //! - [`probe`]: a query's line against a node's children's boxes, conservatively, in `f64`, with
 //!   the argument why a skipped child holds no answer.
 //! - [`narrow`]: the same in `f32` lanes, for first hits and any-hit.
-//! - [`prefetch`]: loading the children a first-hit traversal meets ahead of their visit.
+//! - [`mod@prefetch`]: loading the children a first-hit traversal meets ahead of their visit.
 //! - here: [`Scene`] and its queries.
 
 mod body;
