@@ -86,8 +86,9 @@ impl<const D: usize> Narrow<D> {
         let o: [f64; D] = core::array::from_fn(|i| ray.origin()[i].to_wide());
         let by = margin::<T, D>(&o, radius);
         for i in 0..D {
-            // The margin, and `2^-23` of the moved origin's magnitude more than the rounding to
-            // `f32` can take back (none of these branches depends on the data but the last).
+            // The margin, and `2^-23` of the moved origin's magnitude: more than the rounding to
+            // `f32` can take back. The one branch, on an origin beyond `f32`'s range, is taken by
+            // almost no ray, so it costs no misprediction.
             let out = by + (o[i].abs() + by) * ROUNDING;
             let (above, below) = ((o[i] + out) as f32, (o[i] - out) as f32);
             if !(above.is_finite() && below.is_finite()) {
