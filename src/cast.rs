@@ -43,7 +43,7 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     const POINT_BOUNDED: bool = false;
 
     /// Whether every entry point at a finite distance is finite rounded to the width, so that a
-    /// batch ([`cast_rays_by_four`]) leaves out its test of each point: where
+    /// batch ([`cast_rays_by_four`](crate::batch::cast_rays_by_four)) leaves out its test of each point: where
     /// [`LineQuery::POINT_BOUNDED`], and otherwise where the shape's own bound says so. Decided
     /// once per batch; the single cast keeps its test, which then always passes.
     #[inline(always)]
@@ -51,7 +51,7 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
         Self::POINT_BOUNDED
     }
 
-    /// Whether [`cast_rays_by_four`] writes a group of four contacts without the tests of each
+    /// Whether [`cast_rays_by_four`](crate::batch::cast_rays_by_four) writes a group of four contacts without the tests of each
     /// lane, as a separate path: a choice by what the shape's batch measured in each width
     /// (docs/performance.md), which leaves the hits the same.
     const PLAIN_GROUPS: bool = false;

@@ -157,7 +157,7 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
 
     /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every `i`, bit for bit.
     ///
-    /// [`Sphere`](crate::Sphere) and [`Aabb`](crate::Aabb) run their core on four rays at once
+    /// [`Sphere`](crate::Sphere) and [`Aabb`] run their core on four rays at once
     /// (with AVX2, or for the sphere AVX-512, where the CPU has it, detected at run time; the
     /// environment variable `RAYSWEEP_MAX_REGISTERS=base|avx2|avx512` caps that); the other
     /// shapes cast the rays one by one. The bits are those of `cast_ray` either way.

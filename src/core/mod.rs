@@ -6,7 +6,7 @@
 //! Both take the line as an origin and a unit direction in the working precision and return
 //! distances along it, so each shape only transforms its input, calls a core and rounds once.
 //! Beside them: [`swept_box`] and [`swept_ellipsoid`], a ball moving along a line, built from
-//! the two; [`nearest`], the nearest point of an ellipsoid; [`exact`], the error-free transformations; [`unit`], unit vectors; and [`lane`], the
+//! the two; [`nearest`], the nearest point of an ellipsoid; [`exact`], the error-free transformations; [`mod@unit`], unit vectors; and [`lane`], the
 //! arithmetic all of it is written over, for one value or several side by side.
 
 pub(crate) mod exact;

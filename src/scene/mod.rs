@@ -273,7 +273,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
 
     /// The first contact of a ball of `radius` moving along `ray`, within `[0, max_distance]`,
     /// over every body: as [`Scene::cast_ray`], with each body's
-    /// [`Cast::cast_sphere`](crate::Cast::cast_sphere).
+    /// [`Cast::cast_sphere`].
     ///
     /// # Example
     ///
@@ -358,7 +358,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     }
 
     /// Clears `spans`, then fills it with one entry for every body whose
-    /// [`Cast::ray_span`](crate::Cast::ray_span) is `Some`, with that span's bits, sorted by
+    /// [`Cast::ray_span`] is `Some`, with that span's bits, sorted by
     /// `enter` (by value: `-0.0` and `0.0` are the same), then by id: every body the line through
     /// `ray` crosses, with its chord.
     ///
@@ -396,7 +396,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     }
 
     /// [`Scene::ray_spans`] for a ball of `radius` moving along the line, with each body's
-    /// [`Cast::sphere_span`](crate::Cast::sphere_span): every body the ball touches, and over
+    /// [`Cast::sphere_span`]: every body the ball touches, and over
     /// which travel of its centre.
     ///
     /// # Example
