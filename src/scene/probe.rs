@@ -135,11 +135,8 @@ impl<const D: usize> Probe<D> {
         let mut enter = [f64::NEG_INFINITY; WIDTH];
         let mut exit = [f64::INFINITY; WIDTH];
         for i in 0..D {
-            let (near, far) = if self.negative[i] {
-                (&node.planes[UPPER][i], &node.planes[LOWER][i])
-            } else {
-                (&node.planes[LOWER][i], &node.planes[UPPER][i])
-            };
+            let near = &node.planes[usize::from(self.negative[i])][i];
+            let far = &node.planes[usize::from(!self.negative[i])][i];
             for k in 0..WIDTH {
                 let to_near = (f64::from(near[k]) - self.near[i]) * self.inv[i];
                 let to_far = (f64::from(far[k]) - self.far[i]) * self.inv[i];
