@@ -1,7 +1,7 @@
 //! The bodies of a mixed scene ([`Body`]), and what a scene's queries return: a hit or a span with
 //! the id of the body it came from.
 
-use nalgebra::Point;
+use nalgebra::{Point, SVector, Unit};
 
 use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
@@ -130,4 +130,20 @@ pub struct BodySpan<T: Real> {
     pub body: usize,
     /// The body's span, the bits its own `ray_span` (or `sphere_span`) returns.
     pub span: Span<T>,
+}
+
+/// The body of a scene nearest to a point ([`Scene::nearest`](crate::Scene::nearest)): its id,
+/// the point's signed distance to it, and the nearest point of its surface with the outward normal
+/// there, the bits its own [`PointQuery`](crate::PointQuery) gives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyNearest<T: Real, const D: usize = 3> {
+    /// The id of the nearest body.
+    pub body: usize,
+    /// The point's signed distance to its surface: negative inside.
+    pub signed_distance: T,
+    /// The nearest point of its surface.
+    pub point: Point<T, D>,
+    /// Its outward unit normal at `point`.
+    pub normal: Unit<SVector<T, D>>,
 }

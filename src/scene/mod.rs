@@ -9,16 +9,23 @@
 //!   the argument why a skipped child holds no answer.
 //! - [`narrow`]: the same in `f32` lanes, for first hits and any-hit.
 //! - [`mod@prefetch`]: loading the children a first-hit traversal meets ahead of their visit.
-//! - here: [`Scene`] and its queries.
+//! - [`bound`]: a point's signed distance to a node's children's boxes, from below, with the
+//!   argument why a skipped child holds no answer.
+//! - [`proximity`]: the nearest body to a point, and the bodies within a distance of it.
+//! - [`traverse`]: the stack and the depth-first walk the queries share.
+//! - here: [`Scene`] and its ray queries.
 
 mod body;
+mod bound;
 mod build;
 mod narrow;
 mod prefetch;
 mod probe;
+mod proximity;
+mod traverse;
 mod wide;
 
-pub use body::{Body, BodyHit, BodySpan};
+pub use body::{Body, BodyHit, BodyNearest, BodySpan};
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -32,11 +39,7 @@ use crate::real::Real;
 use crate::traits::Cast;
 use prefetch::prefetch;
 use probe::{Line, Narrow, Probe, Stretches, reach};
-use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide, lanes};
-
-/// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
-/// `4^21` bodies spread through space); deeper ones take one from the heap.
-const STACK: usize = 64;
+use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, lanes};
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -114,6 +117,36 @@ fn better<T: Real, const D: usize>(best: &Option<BodyHit<T, D>>, id: usize, d: f
     })
 }
 
+/// What a scene holds, whatever its bodies.
+impl<T: Real, const D: usize, S> Scene<T, D, S> {
+    /// The bodies, by id.
+    #[inline]
+    #[must_use]
+    pub fn bodies(&self) -> &[S] {
+        &self.bodies
+    }
+
+    /// How many bodies there are.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Whether there are none.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+
+    /// The memory the hierarchy takes beyond the bodies, in bytes.
+    #[must_use]
+    pub fn hierarchy_bytes(&self) -> usize {
+        self.hierarchy.bytes()
+    }
+}
+
 impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// The scene of `bodies`, with its hierarchy built (binned SAH, `O(n log n)`; with the `rayon`
     /// feature, on rayon's threads below the top levels, for the same tree). A body's id is
@@ -147,33 +180,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             hierarchy: Hierarchy::build(&boxes),
             bodies,
         }
-    }
-
-    /// The bodies, by id.
-    #[inline]
-    #[must_use]
-    pub fn bodies(&self) -> &[S] {
-        &self.bodies
-    }
-
-    /// How many bodies there are.
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// Whether there are none.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.bodies.is_empty()
-    }
-
-    /// The memory the hierarchy takes beyond the bodies, in bytes.
-    #[must_use]
-    pub fn hierarchy_bytes(&self) -> usize {
-        self.hierarchy.bytes()
     }
 
     /// Replaces body `id` (moves it, or puts another body in its place). Every query is exact
@@ -612,18 +618,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         })
     }
 
-    /// `run` on a stack (filled with `blank`) deep enough for a traversal of the hierarchy:
-    /// each level leaves at most `WIDTH - 1` children on it.
-    #[inline(always)]
-    fn with_stack<E: Copy, R>(&self, blank: E, run: impl FnOnce(&mut [E]) -> R) -> R {
-        let needed = (WIDTH - 1) * self.hierarchy.depth + 1;
-        if needed <= STACK {
-            run(&mut [blank; STACK])
-        } else {
-            run(&mut alloc::vec![blank; needed])
-        }
-    }
-
     /// Every span `span_of` gives over the bodies `filter` keeps whose nodes the probe meets,
     /// into `spans`, sorted by entry, then by id.
     fn spans(
@@ -674,36 +668,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             },
         );
         found
-    }
-
-    /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
-    /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
-    /// them, until it returns `false`.
-    fn walk(&self, mut enters: impl FnMut(&Wide<D>) -> u32, mut body: impl FnMut(usize) -> bool) {
-        if self.hierarchy.nodes.is_empty() {
-            return;
-        }
-        self.with_stack(0u32, |stack| {
-            let mut top = 1;
-            while top > 0 {
-                top -= 1;
-                let child = stack[top];
-                if child & BODY != 0 {
-                    if !body((child & !BODY) as usize) {
-                        return;
-                    }
-                    continue;
-                }
-                let node = &self.hierarchy.nodes[child as usize];
-                let accepted = enters(node);
-                for k in 0..WIDTH {
-                    if accepted >> k & 1 != 0 {
-                        stack[top] = node.child[k];
-                        top += 1;
-                    }
-                }
-            }
-        });
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) const WIDTH: usize = 4;
 pub(crate) const BODY: u32 = 1 << 31;
 
 /// An unused child (its box is empty, so no query enters it).
-const EMPTY: u32 = u32::MAX;
+pub(crate) const EMPTY: u32 = u32::MAX;
 
 /// The most bodies a scene holds: ids below `BODY - 1`, so that no body's child is [`EMPTY`].
 pub(crate) const MAX_BODIES: usize = (BODY - 1) as usize;

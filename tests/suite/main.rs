@@ -13,6 +13,7 @@ mod phantom;
 mod point;
 mod precision;
 mod properties;
+mod proximity;
 mod robustness;
 mod scene;
 mod seeds;

@@ -166,7 +166,7 @@ fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
     assert_eq!(inside, expected, "{label}: containing filtered {p:?}");
 }
 
-fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
+pub(crate) fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
     Point::from(v.map(T::from_wide))
 }
 
@@ -278,16 +278,23 @@ fn check_scene<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
     }
 }
 
-fn sphere<T: Real, const D: usize>(c: SVector<f64, D>, r: f64) -> Sphere<T, D> {
+pub(crate) fn sphere<T: Real, const D: usize>(c: SVector<f64, D>, r: f64) -> Sphere<T, D> {
     Sphere::new(of(c), T::from_wide(r)).unwrap()
 }
 
-fn cube<T: Real, const D: usize>(min: SVector<f64, D>, size: SVector<f64, D>) -> Aabb<T, D> {
+pub(crate) fn cube<T: Real, const D: usize>(
+    min: SVector<f64, D>,
+    size: SVector<f64, D>,
+) -> Aabb<T, D> {
     Aabb::new(of(min), of(min + size)).unwrap()
 }
 
 /// A lattice of unit boxes sharing faces (a few left out), `shift` from the origin.
-fn lattice<T: Real, const D: usize>(rng: &mut StdRng, n: usize, shift: f64) -> Vec<Aabb<T, D>> {
+pub(crate) fn lattice<T: Real, const D: usize>(
+    rng: &mut StdRng,
+    n: usize,
+    shift: f64,
+) -> Vec<Aabb<T, D>> {
     let cells = n.pow(D as u32);
     (0..cells)
         .filter(|_| rng.random_bool(0.85))
@@ -512,12 +519,12 @@ fn grazed_edges(seed: u64) {
 }
 
 /// Random rotations in either dimension.
-trait Rotated<T: Real, const D: usize> {
+pub(crate) trait Rotated<T: Real, const D: usize> {
     fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, D>;
 }
 
 /// The rotations of dimension `D`.
-struct Rotation<const D: usize>;
+pub(crate) struct Rotation<const D: usize>;
 
 impl<T: Real> Rotated<T, 2> for Rotation<2> {
     fn random(rng: &mut StdRng) -> raysweep::nalgebra::Rotation<T, 2> {
