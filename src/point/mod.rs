@@ -69,38 +69,83 @@ pub(crate) struct Nearest<const D: usize> {
 /// and the shape with every coordinate multiplied by `k`.
 pub(crate) trait Nearby<T: Real, const D: usize> {
     fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D>;
+
+    /// The signed distance alone: `nearest(p, k).distance`, the same bits, for shapes that find
+    /// it faster without the point.
+    fn distance(&self, p: &SVector<f64, D>, k: f64) -> f64 {
+        self.nearest(p, k).distance
+    }
 }
 
-/// The nearest point of `shape` to `p`, in the working precision: with `k = 1`, or, where a
+/// An answer of [`Nearby`] ([`Nearest`], or a distance alone), and what [`measured`] does to it.
+trait Measure {
+    /// The answer for a point with a NaN coordinate.
+    const NAN: Self;
+    fn distance(&self) -> f64;
+    /// The answer for the problem scaled back up by 2.
+    fn doubled(self) -> Self;
+    /// The answer for a point with an infinite coordinate: its distance `+∞`.
+    fn infinitely_far(self) -> Self;
+}
+
+impl<const D: usize> Measure for Nearest<D> {
+    const NAN: Self = Nearest {
+        distance: f64::NAN,
+        point: SVector::from_array_storage(nalgebra::ArrayStorage([[f64::NAN; D]; 1])),
+        normal: SVector::from_array_storage(nalgebra::ArrayStorage([[f64::NAN; D]; 1])),
+    };
+    fn distance(&self) -> f64 {
+        self.distance
+    }
+    fn doubled(self) -> Self {
+        Nearest {
+            distance: self.distance * 2.0,
+            point: self.point * 2.0,
+            normal: self.normal,
+        }
+    }
+    fn infinitely_far(self) -> Self {
+        Nearest {
+            distance: f64::INFINITY,
+            ..self
+        }
+    }
+}
+
+impl Measure for f64 {
+    const NAN: Self = f64::NAN;
+    fn distance(&self) -> f64 {
+        *self
+    }
+    fn doubled(self) -> Self {
+        self * 2.0
+    }
+    fn infinitely_far(self) -> Self {
+        f64::INFINITY
+    }
+}
+
+/// What `answer(p, k)` gives for `p`, in the working precision: with `k = 1`, or, where a
 /// difference of coordinates overflows `f64` (only `f64` coordinates beyond `2^1023` apart), with
 /// everything halved (exact) and the distance and point doubled back. Infinite coordinates are
 /// clamped as [`PointQuery`] says.
-pub(crate) fn nearest<T: Real, const D: usize>(
-    shape: &impl Nearby<T, D>,
+fn measured<T: Real, const D: usize, M: Measure>(
     p: &Point<T, D>,
-) -> Nearest<D> {
+    answer: impl Fn(&SVector<f64, D>, f64) -> M,
+) -> M {
     let wide = widen(&p.coords);
     if wide.iter().any(|x| x.is_nan()) {
-        return Nearest {
-            distance: f64::NAN,
-            point: SVector::repeat(f64::NAN),
-            normal: SVector::repeat(f64::NAN),
-        };
+        return M::NAN;
     }
     let clamped = wide.map(|x| x.clamp(-T::MAX_WIDE, T::MAX_WIDE));
-    let mut answer = shape.nearest(&clamped, 1.0);
-    if !answer.distance.is_finite() && clamped.iter().all(|x| x.is_finite()) {
-        let half = shape.nearest(&(clamped * 0.5), 0.5);
-        answer = Nearest {
-            distance: half.distance * 2.0,
-            point: half.point * 2.0,
-            normal: half.normal,
-        };
+    let mut found = answer(&clamped, 1.0);
+    if !found.distance().is_finite() {
+        found = answer(&(clamped * 0.5), 0.5).doubled();
     }
     if wide.iter().any(|x| x.is_infinite()) {
-        answer.distance = f64::INFINITY;
+        found = found.infinitely_far();
     }
-    answer
+    found
 }
 
 /// [`PointQuery::signed_distance`] from a shape's [`Nearby`].
@@ -108,7 +153,7 @@ pub(crate) fn signed_distance<T: Real, const D: usize>(
     shape: &impl Nearby<T, D>,
     p: &Point<T, D>,
 ) -> T {
-    T::from_wide(nearest(shape, p).distance)
+    T::from_wide(measured(p, |q, k| shape.distance(q, k)))
 }
 
 /// [`PointQuery::closest_point`] from a shape's [`Nearby`].
@@ -116,7 +161,7 @@ pub(crate) fn closest_point<T: Real, const D: usize>(
     shape: &impl Nearby<T, D>,
     p: &Point<T, D>,
 ) -> (Point<T, D>, Unit<SVector<T, D>>) {
-    let n = nearest(shape, p);
+    let n: Nearest<D> = measured(p, |q, k| shape.nearest(q, k));
     (
         Point::from(narrow::<T, D>(&n.point)),
         Unit::new_normalize(narrow(&n.normal)),

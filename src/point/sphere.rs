@@ -1,13 +1,15 @@
 //! Point queries on a ball: the distance `|p − c| − r` from the exact offset `p − c`, as
 //! `(|p − c|² − r²) / (|p − c| + r)` with the numerator in twice the working precision, so that
-//! it keeps its relative precision next to the surface where the plain difference cancels.
+//! it keeps its relative precision next to the surface where the plain difference cancels. Its
+//! error-free products are fused where the CPU can ([`with_fused_products`]): a scene's
+//! proximity queries measure many balls.
 
 use nalgebra::SVector;
 
 use super::{Nearby, Nearest, point_query};
 use crate::cast::unit;
 use crate::core::quadratic::Offset;
-use crate::fused::BASE_PRODUCTS;
+use crate::fused::with_fused_products;
 use crate::real::{Real, widen};
 use crate::shape::Sphere;
 
@@ -20,11 +22,22 @@ impl<T: Real, const D: usize> Nearby<T, D> for Sphere<T, D> {
         let normal = unit(&(f.hi() + f.lo()))
             .unwrap_or_else(|| SVector::from_fn(|i, _| if i == 0 { 1.0 } else { 0.0 }));
         Nearest {
-            distance: f.excess(r, BASE_PRODUCTS),
+            distance: excess(&f, r),
             point: c + normal * r,
             normal,
         }
     }
+
+    fn distance(&self, p: &SVector<f64, D>, k: f64) -> f64 {
+        let c = widen(&self.center().coords) * k;
+        excess(&Offset::between(p, &c), self.radius().to_wide() * k)
+    }
+}
+
+/// `|f| − r` for the exact offset `f` ([`Offset::excess`]).
+#[inline]
+fn excess<const D: usize>(f: &Offset<D>, r: f64) -> f64 {
+    with_fused_products(|products| f.excess(r, products))
 }
 
 point_query!(

@@ -1,5 +1,6 @@
-//! A point's signed distance to the boxes of a scene's hierarchy, from below: a node is skipped by
-//! the proximity queries (`src/scene/proximity.rs`) only where none of its bodies could answer.
+//! A point's signed distance to the boxes of a scene's hierarchy, from below, in `f32` lanes: a
+//! node is skipped by the proximity queries (`src/scene/proximity.rs`) only where none of its
+//! bodies could answer.
 //!
 //! # Why a skipped node holds no answer
 //!
@@ -7,8 +8,8 @@
 //! a wide margin, and a user's shape must have it too): **the signed distance a body reports at
 //! `p` is at least the exact signed distance from `p` to the body's box grown by `τ` of its
 //! bounds' magnitudes, less `E = τ·D·(‖p‖ + ‖b‖) + ε`**, for the largest magnitudes `‖p‖` of
-//! `p`'s coordinates and `‖b‖` of the box's bounds, the dimension `D`, the smallest normal value
-//! `ε` of the width, and `τ` as for the casts: `2^-20` for `f32`, `2^-38` for `f64`
+//! `p`'s coordinates and `‖b‖` of the box's bounds, the dimension `D`, the smallest normal `f32`
+//! value `ε = 2^-126`, and `τ` as for the casts: `2^-20` for `f32`, `2^-38` for `f64`
 //! (`src/scene/probe.rs`). It holds wherever the solid lies in its grown box and the reported
 //! distance is within `E` of the exact one:
 //!
@@ -23,101 +24,123 @@
 //!   `D²·2^-53·(‖p‖ + ‖b‖)` (`docs/point-queries.md`); `τ·D` leaves a factor of `2^8` or more.
 //!   Near zero, `ε` covers the subnormal rounding.
 //!
-//! [`Lower::within`] computes, for each child's box `G` (its `f32` bounds exactly in `f64`), the
-//! box's signed distance `g` (outside, the length of the offset past the box, or where its squares
-//! overflow the largest offset, no longer than it; inside, minus the smallest depth) with at most
-//! `D + 3` roundings, so within `(D + 4)·2^-52·|g|` of the exact one, and returns
-//! `g − 2·((D + 4)·2^-52·|g| + E)`: the factor 2 covers the roundings of that margin and of the
-//! subtraction. `‖b‖` is the child's own largest bound, at least that of each body below it. So
-//! the bound never exceeds the distance any body of the child reports, and a child whose bound
-//! exceeds a query's limit holds no body within it.
+//! # The bound
 //!
-//! A point with a NaN coordinate, or an infinite one, or a child with an infinite bound, gets a
-//! bound of `−∞` or NaN, which no limit exceeds: nothing is skipped, and the query is the loop.
+//! [`Lower`] rounds the point to `f32` (`p'`, within `2^-24·‖p‖ + 2^-150` per coordinate;
+//! `sd_G` moves by at most `√D` times that, being 1-Lipschitz) and computes, four children at a
+//! time, each box's signed distance `g` at `p'` in `f32`: outside, the length of the offset past
+//! the box, from its per-axis parts (one rounding each, exact when subnormal), their squares, sum
+//! and square root, within `(D + 2)·2^-23·g` where the sum is at least `2^-126` (below that, or
+//! where it overflows, the largest part, which is no longer, rounded once); inside, minus the
+//! smallest depth, rounded once. It returns
+//!
+//! `L = g − 2·((D + 4)·2^-23·|g| + D·(τ + 2^-22)·(‖p'‖ + ‖b‖) + ε)`,
+//!
+//! with `‖b‖` the child's largest bound, at least that of each body below it. The margin's terms
+//! exceed, each by a factor of at least 1.3, the rounding of `g`, the move to `p'` and `E` (with
+//! `‖p‖ ≤ ‖p'‖·(1 + 2^-23)`); the factor 2 covers the few roundings of the margin itself and of
+//! the subtraction. So `L ≤ sd_G(p) − E`: the bound never exceeds the distance any body of the
+//! child reports, and a child whose bound exceeds a query's limit holds no body within it.
+//!
+//! Where the offset overflows `f32`, `g` is `+∞` and the bound is `−∞` instead (a body of an `f64`
+//! scene may still be nearer than a limit beyond `f32`'s range). A point with a NaN coordinate or
+//! one beyond `f32`'s range, or a child with an infinite bound (a user's box with a NaN, bodies
+//! beyond `f32`'s range), gets `−∞` or NaN, which no limit exceeds: nothing is skipped, and the
+//! query is the loop. (Nodes' boxes are `f32`, so no bound could tell such bodies apart anyway.)
 
 use nalgebra::Point;
 
-use crate::real::{Real, sqrt};
+use crate::real::Real;
 
 use super::wide::{EMPTY, LOWER, UPPER, WIDTH, Wide, lanes, slack};
+
+/// `2^-22`: room for rounding the point to `f32`, per unit of its magnitude and dimension.
+const ROUNDING: f32 = 1.0 / 4_194_304.0;
 
 /// A point, prepared once for every node a proximity query meets.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lower<const D: usize> {
-    /// The point, in `f64`.
-    p: [f64; D],
-    /// `τ·D` of the bodies' width.
-    room: f64,
-    /// `τ·D·‖p‖ + ε`, the part of the margin that does not depend on the child: NaN for a point
-    /// with a NaN coordinate.
-    fixed: f64,
-    /// `(D + 4)·2^-52`: the relative error of a box's signed distance.
-    relative: f64,
+    /// The point rounded to `f32`.
+    p: [f32; D],
+    /// `D·(τ + 2^-22)` of the bodies' width.
+    room: f32,
+    /// `D·(τ + 2^-22)·‖p'‖ + ε`: the part of the margin that does not depend on the child; NaN
+    /// for a point with a NaN coordinate or one beyond `f32`'s range.
+    fixed: f32,
+    /// `(D + 4)·2^-23`: the relative error of a box's signed distance.
+    relative: f32,
 }
 
 impl<const D: usize> Lower<D> {
     /// The bounds for `p`, against bodies of width `T`.
     #[inline]
     pub(crate) fn of<T: Real>(p: &Point<T, D>) -> Self {
-        let p: [f64; D] = core::array::from_fn(|i| p[i].to_wide());
-        let room = slack::<T>() / 4.0 * D as f64;
-        let norm = if p.iter().any(|c| c.is_nan()) {
-            f64::NAN
+        let p: [f32; D] = core::array::from_fn(|i| p[i].to_wide() as f32);
+        let room = D as f32 * (slack::<T>() as f32 / 4.0 + ROUNDING);
+        let norm = if p.iter().all(|c| c.is_finite()) {
+            p.iter().fold(0.0, |m: f32, c| m.max(c.abs()))
         } else {
-            p.iter().fold(0.0, |m: f64, c| m.max(c.abs()))
+            f32::NAN
         };
         Lower {
             p,
             room,
-            fixed: room * norm + smallest_normal::<T>(),
-            relative: (D + 4) as f64 * f64::EPSILON,
+            fixed: room * norm + f32::MIN_POSITIVE,
+            relative: (D + 4) as f32 * f32::EPSILON,
         }
     }
 
     /// The children of `node` that may hold a body whose reported signed distance is at most
-    /// `limit`, as bits (bit `k` for child `k`; never an unused child), and each child's bound:
-    /// no larger than the signed distance any body below it reports (module documentation).
-    /// A child is left out only where its bound exceeds `limit`; a NaN bound leaves nothing out.
+    /// `limit` (rounded up to `f32`), as bits (bit `k` for child `k`; never an unused child), and
+    /// each child's bound: no larger than the signed distance any body below it reports (module
+    /// documentation). A child is left out only where its bound exceeds `limit`; a NaN bound
+    /// leaves nothing out.
     #[inline(always)]
-    pub(crate) fn within(&self, node: &Wide<D>, limit: f64) -> (u32, [f64; WIDTH]) {
-        let bounds: [f64; WIDTH] = core::array::from_fn(|k| self.bound(node, k));
+    pub(crate) fn within(&self, node: &Wide<D>, limit: f32) -> (u32, [f32; WIDTH]) {
+        let bounds = self.bounds(node);
         let kept = lanes(|k| node.child[k] != EMPTY && !(bounds[k] > limit));
         (kept, bounds)
     }
 
-    /// The bound of child `k` of `node`.
+    /// The bounds of `node`'s children, lane by lane, without branches.
     #[inline(always)]
-    fn bound(&self, node: &Wide<D>, k: usize) -> f64 {
-        let mut squares = 0.0;
+    fn bounds(&self, node: &Wide<D>) -> [f32; WIDTH] {
+        let mut squares = [0.0; WIDTH];
         // The largest offset past the box on any axis: where the point is inside on every axis,
         // minus its smallest depth.
-        let mut farthest = f64::NEG_INFINITY;
-        let mut magnitude = 0.0f64;
+        let mut farthest = [f32::NEG_INFINITY; WIDTH];
+        let mut magnitude = [0.0; WIDTH];
         for i in 0..D {
-            let lo = f64::from(node.planes[LOWER][i][k]);
-            let hi = f64::from(node.planes[UPPER][i][k]);
-            let past = (lo - self.p[i]).max(self.p[i] - hi);
-            let out = past.max(0.0);
-            squares += out * out;
-            farthest = farthest.max(past);
-            magnitude = magnitude.max(lo.abs()).max(hi.abs());
+            let p = self.p[i];
+            let (lower, upper) = (&node.planes[LOWER][i], &node.planes[UPPER][i]);
+            for k in 0..WIDTH {
+                let past = larger(lower[k] - p, p - upper[k]);
+                let out = larger(past, 0.0);
+                squares[k] += out * out;
+                farthest[k] = larger(farthest[k], past);
+                magnitude[k] = larger(magnitude[k], larger(lower[k].abs(), upper[k].abs()));
+            }
         }
-        // Outside, the offset's length; where its squares underflow or overflow, its largest
-        // component, which is no longer.
-        let g = if squares > 0.0 && squares.is_finite() {
-            sqrt(squares)
-        } else {
-            farthest
-        };
-        g - 2.0 * (self.relative * g.abs() + self.room * magnitude + self.fixed)
+        core::array::from_fn(|k| {
+            // Outside, the offset's length; where its squares underflow or overflow, its largest
+            // part, which is no longer.
+            let length = squares[k].sqrt();
+            let normal = squares[k] >= f32::MIN_POSITIVE && length < f32::INFINITY;
+            let g = if normal { length } else { farthest[k] };
+            let margin = self.relative * g.abs() + self.room * magnitude[k] + self.fixed;
+            if g < f32::INFINITY {
+                g - 2.0 * margin
+            } else {
+                f32::NEG_INFINITY
+            }
+        })
     }
 }
 
-/// The smallest normal value of the width `T`, as `f64`: `2^-126` or `2^-1022`.
-fn smallest_normal<T: Real>() -> f64 {
-    if T::EPSILON_WIDE > f64::EPSILON {
-        f64::from(f32::MIN_POSITIVE)
-    } else {
-        f64::MIN_POSITIVE
-    }
+/// The larger of `a` and `b`, `b` where they are unordered: one instruction, where `f32::max`
+/// needs more to ignore a NaN (a point that is not finite in `f32` makes every bound NaN or `−∞`
+/// through [`Lower::fixed`]).
+#[inline(always)]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
 }

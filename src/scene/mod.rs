@@ -37,7 +37,6 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-use prefetch::prefetch;
 use probe::{Line, Narrow, Probe, Stretches, reach};
 use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, lanes};
 
@@ -576,12 +575,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                             let k = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
                             let child = node.child[k];
-                            if child & BODY != 0 {
-                                let id = (child & !BODY) as usize;
-                                prefetch(self.bodies.as_ptr().wrapping_add(id));
-                            } else {
-                                prefetch(nodes.as_ptr().wrapping_add(child as usize));
-                            }
+                            self.prefetch_child(child);
                             found[count] = (child, enter[k]);
                             count += 1;
                         }

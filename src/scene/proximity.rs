@@ -86,11 +86,11 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         // The best body so far and its signed distance.
         let mut best: Option<(usize, T)> = None;
         // The bound a child must not exceed to hold a body that counts.
-        let mut limit = max;
-        self.with_stack((0u32, 0.0f64), |stack| {
+        let mut limit = <f32 as Real>::from_wide_up(max);
+        self.with_stack((0u32, 0.0f32), |stack| {
             // Children still to visit, with their bounds, the nearest on top.
             let mut top = 0;
-            let mut next = (0u32, f64::NEG_INFINITY);
+            let mut next = (0u32, f32::NEG_INFINITY);
             loop {
                 let (child, _) = next;
                 if child & BODY != 0 {
@@ -104,7 +104,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                         });
                         if d <= max && better {
                             best = Some((id, distance));
-                            limit = d;
+                            limit = <f32 as Real>::from_wide_up(d);
                         }
                     }
                 } else {
@@ -112,16 +112,26 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                     let (kept, bounds) = lower.within(node, limit);
                     if kept != 0 {
                         // Nearest last: it is visited next, the others wait on the stack.
-                        let mut found = [(0u32, 0.0f64); WIDTH];
+                        let mut found = [(0u32, 0.0f32); WIDTH];
                         let mut count = 0;
                         let mut bits = kept;
                         while bits != 0 {
                             let k = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
+                            self.prefetch_child(node.child[k]);
                             found[count] = (node.child[k], bounds[k]);
                             count += 1;
                         }
-                        found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+                        if count == 2 {
+                            let swap = found[0].1 < found[1].1;
+                            (found[0], found[1]) = core::hint::select_unpredictable(
+                                swap,
+                                (found[1], found[0]),
+                                (found[0], found[1]),
+                            );
+                        } else if count > 2 {
+                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+                        }
                         for &entry in &found[..count - 1] {
                             stack[top] = entry;
                             top += 1;
@@ -195,8 +205,9 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
             return;
         }
         let lower = Lower::of(point);
+        let reach = <f32 as Real>::from_wide_up(limit);
         self.walk(
-            |node| lower.within(node, limit).0,
+            |node| lower.within(node, reach).0,
             |id| {
                 if filter(id) && self.bodies[id].signed_distance(point).to_wide() <= limit {
                     bodies.push(id);

@@ -2,6 +2,7 @@
 //! walk of the queries that need no order (spans, any-hit, `containing`, `within`).
 
 use super::Scene;
+use super::prefetch::prefetch;
 use super::wide::{BODY, WIDTH, Wide};
 use crate::real::Real;
 
@@ -26,6 +27,16 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
     /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
     /// them, until it returns `false`.
+    /// Starts loading `child` (a node, or a body with [`BODY`]) ahead of its visit.
+    #[inline(always)]
+    pub(super) fn prefetch_child(&self, child: u32) {
+        if child & BODY != 0 {
+            prefetch(self.bodies.as_ptr().wrapping_add((child & !BODY) as usize));
+        } else {
+            prefetch(self.hierarchy.nodes.as_ptr().wrapping_add(child as usize));
+        }
+    }
+
     pub(super) fn walk(
         &self,
         mut enters: impl FnMut(&Wide<D>) -> u32,
@@ -49,6 +60,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                 let accepted = enters(node);
                 for k in 0..WIDTH {
                     if accepted >> k & 1 != 0 {
+                        self.prefetch_child(node.child[k]);
                         stack[top] = node.child[k];
                         top += 1;
                     }
