@@ -47,6 +47,14 @@ pub struct Aabb<T: Real, const D: usize = 3> {
 pub type Rect<T> = Aabb<T, 2>;
 
 impl<T: Real, const D: usize> Aabb<T, D> {
+    /// The same box in `f64` (exact).
+    pub(crate) fn widened(&self) -> Aabb<f64, D> {
+        Aabb {
+            min: Point::from(widen(&self.min.coords)),
+            max: Point::from(widen(&self.max.coords)),
+        }
+    }
+
     /// The box with corners `min` and `max`.
     ///
     /// # Errors

@@ -189,6 +189,16 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
         }
     }
 
+    /// The hook through which [`Sphere::time_of_impact`](crate::Sphere::time_of_impact) casts a
+    /// ball along a direction held in `f64`, not part of the API: raysweep's shapes cast it in
+    /// `f64` (an `f32` shape widened exactly), so that an `f32` time is rounded once; any other
+    /// shape rounds the direction to its width and casts with [`Cast::cast_sphere`]. Only the
+    /// crate can make a [`WideSweep`](crate::point::WideSweep), so only it calls this.
+    #[doc(hidden)]
+    fn cast_sphere_wide(&self, sweep: &crate::point::WideSweep<D>) -> Option<Hit<f64, D>> {
+        sweep.in_width(self)
+    }
+
     /// [`Cast::cast_rays`] spread over rayon's thread pool in chunks of 1024 rays: the same bits,
     /// for batches large enough to repay the hand-off (tens of thousands of rays).
     ///

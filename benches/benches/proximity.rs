@@ -39,7 +39,7 @@ fn spheres<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
 
 /// `count` points uniform in the cube of side `side` around the origin.
 fn points(count: usize, side: f64) -> Vec<[f64; 3]> {
-    let mut rng = StdRng::seed_from_u64(0x9e4e_57);
+    let mut rng = StdRng::seed_from_u64(0x009e_4e57);
     (0..count).map(|_| in_cube(&mut rng, side / 2.0)).collect()
 }
 

@@ -6,10 +6,12 @@
 //! Both take the line as an origin and a unit direction in the working precision and return
 //! distances along it, so each shape only transforms its input, calls a core and rounds once.
 //! Beside them: [`swept_box`] and [`swept_ellipsoid`], a ball moving along a line, built from
-//! the two; [`nearest`], the nearest point of an ellipsoid; [`exact`], the error-free transformations; [`mod@unit`], unit vectors; and [`lane`], the
+//! the two; [`nearest`], the nearest point of an ellipsoid; [`exact`], the error-free transformations; [`expansion`], exact sums for the signs of
+//! sums that cancel; [`mod@unit`], unit vectors; and [`lane`], the
 //! arithmetic all of it is written over, for one value or several side by side.
 
 pub(crate) mod exact;
+pub(crate) mod expansion;
 pub(crate) mod lane;
 pub(crate) mod nearest;
 pub(crate) mod quadratic;

@@ -25,6 +25,7 @@
 use core::cmp::Ordering;
 
 use crate::core::exact::{Products, two_product, two_sum};
+use crate::core::expansion::Expansion;
 
 /// `2^-40`: keys closer than this much of their axes' reach (the largest `|offset|/|nᵢ|` of a
 /// plane of the grid) are ordered exactly. A key's error is below `2^-51` of its axis's reach.
@@ -119,7 +120,7 @@ impl Axis {
         }
         // N_k / n_self against N_j / n_other: the sign of N_k·n_other − N_j·n_self, turned where
         // the two directions' components differ in sign.
-        let mut sum = Expansion::default();
+        let mut sum = Expansion::<4>::default();
         for (terms, by, sign) in [
             (self.offset_terms(k), other.dir, 1.0),
             (other.offset_terms(j), self.dir, -1.0),
@@ -182,43 +183,6 @@ impl Axis {
 /// either), and a NaN (the lost error of an overflowing sum) is equal to everything.
 fn by_value(a: f64, b: f64) -> Ordering {
     a.partial_cmp(&b).unwrap_or(Ordering::Equal)
-}
-
-/// A sum of up to 16 values held exactly as a nonoverlapping expansion, its parts in increasing
-/// magnitude (Shewchuk's Grow-Expansion with zero elimination).
-#[derive(Default)]
-struct Expansion {
-    parts: [f64; 16],
-    len: usize,
-}
-
-impl Expansion {
-    /// Adds `b`, exactly.
-    fn add(&mut self, b: f64) {
-        let mut carry = b;
-        let mut kept = 0;
-        for i in 0..self.len {
-            let (sum, error) = two_sum(carry, self.parts[i]);
-            if error != 0.0 {
-                self.parts[kept] = error;
-                kept += 1;
-            }
-            carry = sum;
-        }
-        if carry != 0.0 {
-            self.parts[kept] = carry;
-            kept += 1;
-        }
-        self.len = kept;
-    }
-
-    /// The sum's sign, as it compares with zero: its largest part's.
-    fn sign(&self) -> Ordering {
-        match self.len {
-            0 => Ordering::Equal,
-            n => self.parts[n - 1].total_cmp(&0.0),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,20 +1,32 @@
-//! The time of impact of a moving ball against any [`Cast`] shape moving with its own velocity.
+//! The time of impact of a moving ball against any [`Cast`] and [`PointQuery`] shape moving with
+//! its own velocity.
 //!
-//! In the frame of `other` the ball's centre moves along the ray from its centre with the unit
-//! direction of the relative velocity `v = velocity − other_velocity` (rounded to the width as
-//! [`Ray::new`] stores it); the first contact is the shape's own sphere cast along that ray, and
-//! the time is its distance over `|v|`.
+//! In the frame of `other` the ball's centre moves along the relative velocity
+//! `v = velocity − other_velocity`, formed in `f64` (exact for `f32` inputs); the first contact is
+//! `other`'s own sphere cast along `v`, and the time is its distance over `|v|`, rounded once to
+//! the width. raysweep's shapes cast along `v` itself in `f64` ([`Cast::cast_sphere_wide`], the
+//! shape widened exactly), so that an `f32` time carries one rounding, not the rounding of `v`'s
+//! direction to `f32` as well; a user's shape casts along `v`'s direction rounded to its width.
 //!
-//! A pair that touches at time 0 has a stretch `[enter, exit]` of the relative line, containing
-//! 0, over which the ball touches `other` ([`Cast::sphere_span`]). The gap closes at time 0 when
-//! 0 lies in the stretch's first half (`enter + exit > 0`): exactly the sign of the gap's
-//! derivative for two balls (their gap is symmetric about the stretch's middle), and, for any
-//! convex shape, right at a touching contact, which sits at one end of the stretch: at `enter`
-//! when the ball arrives, at `exit` when it leaves.
+//! A pair that touches or overlaps at time 0 (the cast reports distance 0) has an impact at 0
+//! only while the gap closes: the gap's rate is `v · n`, for `n` the gradient of `other`'s
+//! signed distance at the ball's centre, which is the outward normal `other.closest_point` gives
+//! at the surface point nearest to the centre (from inside too). The sign of `v · n` is decided
+//! exactly, as the sign of `Σ vᵢ·nᵢ − Σ wᵢ·nᵢ` over the inputs `velocity` (`v`), `other_velocity`
+//! (`w`) and that normal, each product split by TwoProduct and the sum held as an expansion
+//! (Shewchuk 1997; `src/core/expansion.rs`): closing where it is negative; a ball sliding along a
+//! box's face (`v · n = 0` exactly) keeps its distance and has no impact. For a convex `other`
+//! the signed distance along the relative motion is convex, so a pair that is not closing at 0
+//! never closes later. The impact's point and normal are then that nearest point and normal.
 
 use nalgebra::{Point, SVector, Unit};
 
+use crate::core::exact::two_product;
+use crate::core::expansion::Expansion;
 use crate::core::unit::unit_and_length;
+use crate::fused::BASE_PRODUCTS;
+use crate::hit::Hit;
+use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
 use crate::shape::Sphere;
@@ -32,6 +44,46 @@ pub struct Impact<T: Real, const D: usize = 3> {
     pub normal: Unit<SVector<T, D>>,
 }
 
+/// A sphere cast in `f64`, as [`Sphere::time_of_impact`] asks it of the other shape
+/// ([`Cast::cast_sphere_wide`]): a ball of `radius` whose centre starts at `origin` and moves
+/// along `direction` (any finite non-zero vector; distances are along its unit vector), up to
+/// `max_distance`. Only the crate can make one.
+#[derive(Clone, Copy, Debug)]
+pub struct WideSweep<const D: usize> {
+    origin: Point<f64, D>,
+    direction: SVector<f64, D>,
+    radius: f64,
+    max_distance: f64,
+}
+
+impl<const D: usize> WideSweep<D> {
+    /// The sweep cast against `shape`, in `f64` (an `f64` shape, or an `f32` one widened).
+    pub(crate) fn cast(&self, shape: &impl Cast<f64, D>) -> Option<Hit<f64, D>> {
+        let ray = Ray::new(self.origin, self.direction).ok()?;
+        shape.cast_sphere(&ray, self.radius, self.max_distance)
+    }
+
+    /// The sweep rounded to the width `T` of `shape` (the direction as [`Ray::new`] stores it),
+    /// cast with its [`Cast::cast_sphere`], the hit widened.
+    pub(crate) fn in_width<T: Real, S: Cast<T, D> + ?Sized>(
+        &self,
+        shape: &S,
+    ) -> Option<Hit<f64, D>> {
+        let ray = Ray::new(
+            Point::from(narrow::<T, D>(&self.origin.coords)),
+            narrow(&self.direction),
+        )
+        .ok()?;
+        let radius = T::from_wide(self.radius);
+        let hit = shape.cast_sphere(&ray, radius, T::from_wide_up(self.max_distance))?;
+        Some(Hit {
+            distance: hit.distance.to_wide(),
+            point: Point::from(widen(&hit.point.coords)),
+            normal: Unit::new_unchecked(widen(hit.normal.as_ref())),
+        })
+    }
+}
+
 impl<T: Real, const D: usize> Sphere<T, D> {
     /// The first time in `[0, max_time]` at which this ball, moving with `velocity`, touches
     /// `other`, moving with `other_velocity`, with the contact point and `other`'s outward normal
@@ -39,16 +91,22 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     ///
     /// - A pair that already touches or overlaps at time 0 has an impact at time 0 if the gap is
     ///   closing, and none if the two are moving apart or keep their distance, so that a pair that
-    ///   has just collided and bounced is not reported again (the rule is in the module
-    ///   documentation of `src/point/impact.rs`: the first half of the stretch of overlap along
-    ///   the relative motion). The point and normal of such an impact are where the ball, moved
-    ///   back along the relative motion, first touched `other`: for a pair that just touches, the
-    ///   contact itself.
+    ///   has just collided and bounced is not reported again. The gap's rate is the relative
+    ///   velocity dotted with `n`, the outward normal that [`PointQuery::closest_point`] gives for
+    ///   this ball's centre (the gradient of `other`'s signed distance there, from inside too);
+    ///   its sign is decided exactly, so that a ball sliding along a box's face keeps its
+    ///   distance. Such an impact's point and normal are that nearest point and `n`, which a
+    ///   collision response reflects the relative velocity about.
+    /// - `other` is a solid: a ball inside an [`Aabb`](crate::Aabb) overlaps it, and moving
+    ///   towards a wall it is moving deeper in (no impact, or one at time 0 while it moves towards
+    ///   the nearest face and out). To keep a ball inside a container, test it against the
+    ///   container's walls as solids of their own (the `gas` example does).
     /// - No impact (`None`) for equal velocities, a non-finite velocity, or a negative or NaN
     ///   `max_time`; `max_time` may be `+∞`.
-    /// - The time is the sphere cast's distance along the relative velocity's direction over its
-    ///   speed: as precise as the cast for that direction, which is the relative velocity's
-    ///   direction rounded to the width as [`Ray::new`] stores it (`docs/point-queries.md`).
+    /// - The time is the other shape's sphere cast along the relative velocity, in `f64` for
+    ///   raysweep's shapes (rounded once to the width: within 1 ulp in `f32`), divided by the
+    ///   speed; for a user's shape, the cast along the relative velocity's direction rounded to
+    ///   the width.
     ///
     /// # Example
     ///
@@ -69,9 +127,12 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// let wall = Rect::new(Point2::new(1.0, -5.0), Point2::new(2.0, 5.0))?;
     /// assert_eq!(a.time_of_impact(&Vector2::x(), &wall, &Vector2::zeros(), 1.0).unwrap().time, 0.0);
     /// assert!(a.time_of_impact(&-Vector2::x(), &wall, &Vector2::zeros(), 1.0).is_none());
+    /// // Overlapping the wall and sliding along its face: the distance stays, no impact.
+    /// let c = Circle::new(Point2::new(0.5, 0.0), 1.0)?;
+    /// assert!(c.time_of_impact(&Vector2::y(), &wall, &Vector2::zeros(), 1.0).is_none());
     /// # Ok::<(), raysweep::Error>(())
     /// ```
-    pub fn time_of_impact<S: Cast<T, D>>(
+    pub fn time_of_impact<S: Cast<T, D> + PointQuery<T, D>>(
         &self,
         velocity: &SVector<T, D>,
         other: &S,
@@ -83,47 +144,56 @@ impl<T: Real, const D: usize> Sphere<T, D> {
             return None;
         }
         let v = widen(velocity) - widen(other_velocity);
-        let (dir, speed) = unit_and_length(&v)?;
-        let dir: SVector<T, D> = narrow(&dir);
-        let ray = Ray::new(*self.center(), dir).ok()?;
-        let reach = T::from_wide_up(max_time * speed);
-        let hit = other.cast_sphere(&ray, self.radius(), reach)?;
-        let distance = hit.distance.to_wide();
-        if distance > 0.0 {
-            let time = distance / speed;
+        let (_, speed) = unit_and_length(&v)?;
+        let sweep = WideSweep {
+            origin: Point::from(widen(&self.center().coords)),
+            direction: v,
+            radius: self.radius().to_wide(),
+            // Rounded up: a contact at `max_time` is within reach.
+            max_distance: (max_time * speed).next_up(),
+        };
+        let hit = other.cast_sphere_wide(&sweep)?;
+        if hit.distance > 0.0 {
+            let time = hit.distance / speed;
             if time > max_time {
                 return None;
             }
-            return Some(moved(time, &hit.point, hit.normal, other_velocity));
+            let point = hit.point.coords + widen(other_velocity) * time;
+            return Some(Impact {
+                time: T::from_wide(time),
+                point: Point::from(narrow(&point)),
+                normal: Unit::new_unchecked(narrow(hit.normal.as_ref())),
+            });
         }
-        let span = other.sphere_span(&ray, self.radius())?;
-        if !(span.enter.to_wide() + span.exit.to_wide() > 0.0) {
-            return None;
-        }
-        // Closing at time 0: the contact where the ball, moved back along the relative line,
-        // first touched; the start is moved back a little further than that (by 2^-10 of the
-        // problem's size), so that its rounding cannot put the ball in contact already.
-        let enter = span.enter.to_wide().min(0.0);
-        let size = self.radius().to_wide() - enter + widen(&self.center().coords).amax();
-        let back = enter - if size > 0.0 { size / 1024.0 } else { 1.0 };
-        let start = Ray::new(ray.at(T::from_wide(back)), dir).ok()?;
-        let first = other.cast_sphere(&start, self.radius(), T::from_wide(f64::INFINITY))?;
-        Some(moved(0.0, &first.point, first.normal, other_velocity))
+        let (point, normal) = other.closest_point(self.center());
+        closing(velocity, other_velocity, &normal).then_some(Impact {
+            time: T::from_wide(0.0),
+            point,
+            normal,
+        })
     }
 }
 
-/// An impact at `time`, its contact point `point` (on the other shape as it is at time 0) moved
-/// with the other shape, at `other_velocity`, to that time.
-fn moved<T: Real, const D: usize>(
-    time: f64,
-    point: &Point<T, D>,
-    normal: Unit<SVector<T, D>>,
-    other_velocity: &SVector<T, D>,
-) -> Impact<T, D> {
-    let point = widen(&point.coords) + widen(other_velocity) * time;
-    Impact {
-        time: T::from_wide(time),
-        point: Point::from(narrow::<T, D>(&point)),
-        normal,
+/// Whether `(v − w) · n < 0`, decided exactly: every product `vᵢ·nᵢ` and `wᵢ·nᵢ` as an exact pair
+/// (TwoProduct), their sum as a nonoverlapping expansion, whose largest part has the sum's sign.
+/// A normal that is not finite (only a user's shape could give one) is not closing. (A product's
+/// error below `2^-1022`, of velocities near `2^-960`, is not exact.)
+fn closing<T: Real, const D: usize>(
+    v: &SVector<T, D>,
+    w: &SVector<T, D>,
+    n: &Unit<SVector<T, D>>,
+) -> bool {
+    if !n.iter().all(|c| c.to_wide().is_finite()) {
+        return false;
     }
+    let mut rate = Expansion::<D>::default();
+    for i in 0..D {
+        let ni = n[i].to_wide();
+        for (x, sign) in [(v[i].to_wide(), 1.0), (w[i].to_wide(), -1.0)] {
+            let (p, e) = two_product(x * sign, ni, BASE_PRODUCTS);
+            rate.add(p);
+            rate.add(e);
+        }
+    }
+    rate.sign() == core::cmp::Ordering::Less
 }

@@ -16,7 +16,7 @@ use nalgebra::{Point, SVector, Unit};
 use crate::real::{Real, narrow, widen};
 use crate::traits::Shape;
 
-pub use impact::Impact;
+pub use impact::{Impact, WideSweep};
 
 /// How far a point is from a solid's surface, and which surface point is nearest.
 ///

@@ -5,6 +5,7 @@ use nalgebra::{Point, SVector, Unit};
 
 use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
+use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::shape::{Ellipsoid, Sphere};
@@ -104,6 +105,11 @@ impl<T: Real, const D: usize> Cast<T, D> for Body<T, D> {
     #[inline]
     fn sphere_span(&self, ray: &Ray<T, D>, radius: T) -> Option<Span<T>> {
         on_solid!(self, s => s.sphere_span(ray, radius))
+    }
+
+    #[doc(hidden)]
+    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
+        on_solid!(self, s => s.cast_sphere_wide(sweep))
     }
 
     /// The solid's own batch.

@@ -15,6 +15,7 @@ use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, lin
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
+use crate::point::WideSweep;
 use crate::ray::{Ray, length};
 use crate::real::{Real, widen};
 use crate::traits::{Cast, Shape};
@@ -188,6 +189,11 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
+    #[doc(hidden)]
+    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
+        sweep.cast(&self.widened())
+    }
+
     /// See [`Cast::cast_ray`].
     ///
     /// # Example

@@ -15,6 +15,7 @@ use crate::core::unit::unit_and_length;
 use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
+use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
 use crate::traits::{Cast, Shape};
@@ -78,6 +79,18 @@ pub struct Ellipsoid<T: Real, const D: usize = 3> {
 pub type Ellipse<T> = Ellipsoid<T, 2>;
 
 impl<T: Real, const D: usize> Ellipsoid<T, D> {
+    /// The same ellipsoid in `f64` (exact: the same polar factor).
+    pub(crate) fn widened(&self) -> Ellipsoid<f64, D> {
+        Ellipsoid {
+            center: Point::from(widen(&self.center.coords)),
+            semi_axes: widen(&self.semi_axes),
+            rotation: self
+                .rotation
+                .map(|r| Rotation::from_matrix_unchecked(r.matrix().map(T::to_wide))),
+            frame: self.frame,
+        }
+    }
+
     /// The axis-aligned ellipsoid with the given centre and semi-axes.
     ///
     /// # Errors
@@ -566,6 +579,11 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
+    #[doc(hidden)]
+    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
+        sweep.cast(&self.widened())
+    }
+
     /// See [`Cast::cast_ray`].
     ///
     /// # Example

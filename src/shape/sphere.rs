@@ -17,6 +17,7 @@ use crate::core::unit::unit_in_range;
 use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
+use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, widen};
 use crate::traits::{Cast, Shape};
@@ -57,6 +58,14 @@ pub struct Sphere<T: Real, const D: usize = 3> {
 pub type Circle<T> = Sphere<T, 2>;
 
 impl<T: Real, const D: usize> Sphere<T, D> {
+    /// The same ball in `f64` (exact).
+    pub(crate) fn widened(&self) -> Sphere<f64, D> {
+        Sphere {
+            center: Point::from(widen(&self.center.coords)),
+            radius: self.radius.to_wide(),
+        }
+    }
+
     /// The ball of `radius` around `center`. A zero radius is accepted: the ball is a point.
     ///
     /// # Errors
@@ -408,6 +417,11 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
+    #[doc(hidden)]
+    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
+        sweep.cast(&self.widened())
+    }
+
     /// See [`Cast::cast_ray`].
     ///
     /// # Example

@@ -9,6 +9,7 @@ mod robust;
 mod api;
 mod batch;
 mod grid;
+mod impact;
 mod phantom;
 mod point;
 mod precision;

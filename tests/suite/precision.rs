@@ -970,6 +970,20 @@ fn sweep_grazing_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     with_ball::<T>(case, ball)
 }
 
+/// Flat (`1:10^2` to `1:10^3`) and rotated, swept by balls as large as the ellipsoid's middle
+/// semi-axis from 20 to 30 away: where the sweep's contact lies on the rim, and the ball's size
+/// against the thin axis stretches the iteration's steps.
+fn sweep_flat_rotated_large_ball<T: Width, const D: usize>(s: &mut Scenes) -> Case {
+    let target = squashed_ellipsoid::<T>(s, D, (2.0, 3.0), true);
+    let ball = s.uniform(0.5, 1.5);
+    let aim = add(
+        &near_ellipsoid(s, &target, 1.3),
+        &scale(&s.in_ball(D), ball),
+    );
+    let o = scale(&s.on_sphere(D), s.uniform(20.0, 30.0));
+    with_ball::<T>(aimed::<T, D>(target, &o, &aim, f64::INFINITY), ball)
+}
+
 fn sweep_far_ellipsoid<T: Width, const D: usize>(s: &mut Scenes) -> Case {
     let ball = ball_radius(s, 1.0, 0.05, 1.0);
     with_ball::<T>(far_flat_rotated_ellipsoid::<T, D>(s), ball)
@@ -1120,6 +1134,11 @@ fn sweep_families<T: Width, const D: usize>() -> Vec<Family<D>> {
         Family {
             name: "sphere cast: ellipsoid grazing (flat too)",
             make: sweep_grazing_ellipsoid::<T, D>,
+            then: keep,
+        },
+        Family {
+            name: "sphere cast: ellipsoid flat rotated, large balls",
+            make: sweep_flat_rotated_large_ball::<T, D>,
             then: keep,
         },
     ]
