@@ -22,4 +22,12 @@ impl<T: Real, const D: usize> PointQuery<T, D> for Body<T, D> {
             Body::Aabb(b) => b.closest_point(p),
         }
     }
+
+    fn is_within(&self, p: &Point<T, D>, distance: T) -> bool {
+        match self {
+            Body::Sphere(s) => s.is_within(p, distance),
+            Body::Ellipsoid(e) => e.is_within(p, distance),
+            Body::Aabb(b) => b.is_within(p, distance),
+        }
+    }
 }

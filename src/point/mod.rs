@@ -53,6 +53,30 @@ pub trait PointQuery<T: Real, const D: usize = 3>: Shape<T, D> {
 
     /// The surface point nearest to `p` (from inside too) and the outward unit normal there.
     fn closest_point(&self, p: &Point<T, D>) -> (Point<T, D>, Unit<SVector<T, D>>);
+
+    /// Whether `signed_distance(p) <= distance`: exactly that answer (false for a NaN), which a
+    /// shape may decide without measuring the distance where it is clearly far from `distance`.
+    /// A ball does (a plain estimate and its error bound, the exact distance only within
+    /// `2^-20` of the problem's size of `distance`); the other shapes measure. Scenes ask it of
+    /// their bodies ([`Scene::within`](crate::Scene::within),
+    /// [`Scene::nearest`](crate::Scene::nearest)); a shape of a user's that overrides it must
+    /// give that exact answer.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point2;
+    /// use raysweep::{Circle, PointQuery};
+    ///
+    /// let disc = Circle::new(Point2::new(0.0, 0.0), 1.0)?;
+    /// assert!(disc.is_within(&Point2::new(3.0, 0.0), 2.0));
+    /// assert!(!disc.is_within(&Point2::new(3.0, 0.0), 1.99));
+    /// assert!(disc.is_within(&Point2::new(0.5, 0.0), -0.5));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    fn is_within(&self, p: &Point<T, D>, distance: T) -> bool {
+        self.signed_distance(p) <= distance
+    }
 }
 
 /// A nearest surface point in the working precision.
@@ -170,7 +194,7 @@ pub(crate) fn closest_point<T: Real, const D: usize>(
 
 /// `PointQuery` for a shape with [`Nearby`].
 macro_rules! point_query {
-    ($(#[$doc:meta])* $shape:ident) => {
+    ($(#[$doc:meta])* $shape:ident $(, $($more:tt)*)?) => {
         $(#[$doc])*
         impl<T: Real, const D: usize> crate::point::PointQuery<T, D> for $shape<T, D> {
             fn signed_distance(&self, p: &nalgebra::Point<T, D>) -> T {
@@ -183,6 +207,8 @@ macro_rules! point_query {
             ) -> (nalgebra::Point<T, D>, nalgebra::Unit<nalgebra::SVector<T, D>>) {
                 crate::point::closest_point(self, p)
             }
+
+            $($($more)*)?
         }
     };
 }

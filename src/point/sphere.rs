@@ -43,5 +43,40 @@ fn excess<const D: usize>(f: &Offset<D>, r: f64) -> f64 {
 point_query!(
     /// The nearest point is `c + r (p − c)/|p − c|`; from the centre, where every surface point
     /// is nearest, it is `c + r e₀` (along the first axis), with normal `e₀`.
-    Sphere
+    Sphere,
+    /// The plain estimate `|p − c| − r` (the offset rounded, its length from plain squares:
+    /// within `(D + 2)·2^-53·|p − c|` of the exact, or `2^-536` where the squares underflow)
+    /// decides where it lies farther than `2^-20·(|p − c| + r) + 2^-500` (`2^-126` for `f32`)
+    /// from `distance`: more than that estimate's error and the signed distance's own (1 ulp of
+    /// `f32`, a few of `f64`) together, with room for the test's roundings. Elsewhere, and for
+    /// points that are not finite or whose squares overflow, the signed distance decides.
+    fn is_within(&self, p: &nalgebra::Point<T, D>, distance: T) -> bool {
+        let f = widen(&p.coords) - widen(&self.center().coords);
+        let r = self.radius().to_wide();
+        let length = f.norm();
+        let estimate = length - r;
+        let tiny = if T::EPSILON_WIDE > f64::EPSILON {
+            f64::from(f32::MIN_POSITIVE)
+        } else {
+            UNDERFLOW
+        };
+        let room = ROOM * (length + r) + tiny;
+        let limit = distance.to_wide();
+        if estimate.is_finite() && room.is_finite() {
+            if estimate + room <= limit {
+                return true;
+            }
+            if estimate - room > limit {
+                return false;
+            }
+        }
+        self.signed_distance(p) <= distance
+    }
 );
+
+/// `2^-20`: the room [`PointQuery::is_within`](crate::PointQuery::is_within) leaves a ball's
+/// plain estimate, relative to the problem's size.
+const ROOM: f64 = 1.0 / 1_048_576.0;
+
+/// `2^-500`: room for the plain estimate's squares where they underflow.
+const UNDERFLOW: f64 = f64::from_bits(523 << 52);

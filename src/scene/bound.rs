@@ -98,7 +98,7 @@ impl<const D: usize> Lower<D> {
     #[inline(always)]
     pub(crate) fn within(&self, node: &Wide<D>, limit: f32) -> (u32, [f32; WIDTH]) {
         let bounds = self.bounds(node);
-        let kept = lanes(|k| node.child[k] != EMPTY && !(bounds[k] > limit));
+        let kept = lanes(|k| (node.child[k] != EMPTY) & !(bounds[k] > limit));
         (kept, bounds)
     }
 
@@ -121,19 +121,23 @@ impl<const D: usize> Lower<D> {
                 magnitude[k] = larger(magnitude[k], larger(lower[k].abs(), upper[k].abs()));
             }
         }
-        core::array::from_fn(|k| {
+        let mut bounds = [0.0; WIDTH];
+        for k in 0..WIDTH {
             // Outside, the offset's length; where its squares underflow or overflow, its largest
-            // part, which is no longer.
+            // part, which is no longer. (`&`, not `&&`, and selects: the lanes stay in one
+            // register, without a branch.)
             let length = squares[k].sqrt();
-            let normal = squares[k] >= f32::MIN_POSITIVE && length < f32::INFINITY;
+            let normal = (squares[k] >= f32::MIN_POSITIVE) & (length < f32::INFINITY);
             let g = if normal { length } else { farthest[k] };
             let margin = self.relative * g.abs() + self.room * magnitude[k] + self.fixed;
-            if g < f32::INFINITY {
-                g - 2.0 * margin
+            let bound = g - 2.0 * margin;
+            bounds[k] = if g < f32::INFINITY {
+                bound
             } else {
                 f32::NEG_INFINITY
-            }
-        })
+            };
+        }
+        bounds
     }
 }
 

@@ -95,8 +95,11 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                 let (child, _) = next;
                 if child & BODY != 0 {
                     let id = (child & !BODY) as usize;
-                    if filter(id) {
-                        let distance = self.bodies[id].signed_distance(point);
+                    // Measured only where it may be as near as the best (or within `max`).
+                    let body = &self.bodies[id];
+                    let bar = best.map_or(max_distance, |(_, bd)| bd);
+                    if filter(id) && body.is_within(point, bar) {
+                        let distance = body.signed_distance(point);
                         let d = distance.to_wide();
                         let better = best.is_none_or(|(b, bd)| {
                             let bd = bd.to_wide();
@@ -209,7 +212,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         self.walk(
             |node| lower.within(node, reach).0,
             |id| {
-                if filter(id) && self.bodies[id].signed_distance(point).to_wide() <= limit {
+                if filter(id) && self.bodies[id].is_within(point, distance) {
                     bodies.push(id);
                 }
                 true

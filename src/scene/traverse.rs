@@ -24,9 +24,6 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         }
     }
 
-    /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
-    /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
-    /// them, until it returns `false`.
     /// Starts loading `child` (a node, or a body with [`BODY`]) ahead of its visit.
     #[inline(always)]
     pub(super) fn prefetch_child(&self, child: u32) {
@@ -37,6 +34,9 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         }
     }
 
+    /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
+    /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
+    /// them, until it returns `false`.
     pub(super) fn walk(
         &self,
         mut enters: impl FnMut(&Wide<D>) -> u32,

@@ -285,3 +285,69 @@ fn non_finite_and_huge_points() {
         Point3::new(-big + 1.0, 0.0, 0.0)
     );
 }
+
+/// `is_within(p, d)` is exactly `signed_distance(p) <= d`, for distances at the point's own signed
+/// distance and its neighbours in the width (where a ball's plain estimate cannot decide), far
+/// from it, infinite and NaN; for points at every scale, where the estimate's squares underflow
+/// or overflow, and NaN or infinite points.
+#[test]
+fn is_within_is_the_signed_distance_compared() {
+    fn run<T: Width, const D: usize>(seed: u64) {
+        let mut s = Scenes::new(seed);
+        let mut decided = 0;
+        for case in 0..3000 {
+            let scale_by = 10f64.powf(s.uniform(-150.0, 150.0).round() / 5.0 * (case % 2) as f64);
+            let (target, p) = families::<T>()[case % 10].1(&mut s, D);
+            let target = match target {
+                Target::Sphere { center, radius } => Target::Sphere {
+                    center: fit_all::<T>(&scale(&center, scale_by)),
+                    radius: T::fit(radius * scale_by),
+                },
+                other => other,
+            };
+            let body: Body<T, D> = match Built::<T, D>::new(&target) {
+                Built::Sphere(b) => b.into(),
+                Built::Ellipsoid(e) => e.into(),
+                Built::Box(b) => b.into(),
+            };
+            let mut at = point::<T, D>(&fit_all::<T>(&scale(&p, scale_by)));
+            if case % 97 == 0 {
+                at[case % D] = T::from_wide(if case % 2 == 0 {
+                    f64::NAN
+                } else {
+                    f64::INFINITY
+                });
+            }
+            let d = body.signed_distance(&at);
+            let w = d.to_wide();
+            let mut limits = vec![
+                T::from_wide(f64::INFINITY),
+                T::from_wide(f64::NEG_INFINITY),
+                T::from_wide(f64::NAN),
+                T::from_wide(w * 2.0 + 1.0),
+                T::from_wide(w * 0.5 - 1.0),
+            ];
+            if w.is_finite() {
+                limits.extend([
+                    d,
+                    T::from_wide_up(w.next_up()),
+                    T::from_wide_down(w.next_down()),
+                ]);
+            }
+            for limit in limits {
+                assert_eq!(
+                    body.is_within(&at, limit),
+                    d <= limit,
+                    "{} D={D}: {body:?} at {at:?}, distance {d:?}, limit {limit:?}",
+                    T::NAME
+                );
+                decided += 1;
+            }
+        }
+        assert!(decided > 20_000);
+    }
+    run::<f32, 2>(41);
+    run::<f32, 3>(42);
+    run::<f64, 2>(43);
+    run::<f64, 3>(44);
+}
