@@ -48,12 +48,22 @@ use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, lanes};
 /// boxes, or one of them for a scene of one kind, which then pays nothing for the enum. A body's
 /// id is its index in the `Vec` given to [`Scene::new`].
 ///
-/// The hierarchy skips a node only where none of its bodies could answer (the argument is in
-/// `src/scene/probe.rs`). It relies on one property of the bodies' casts, which raysweep's shapes
-/// have and a user's `S` must have too: the point at a distance a cast reports (or at which
-/// `contains` holds) lies in the body's [`Shape::aabb`](crate::Shape::aabb), to within `2^-20`
-/// (`f32`) or `2^-38` (`f64`) of the coordinates' magnitudes (and the ball's radius, for sphere
-/// casts).
+/// The hierarchy skips a node only where none of its bodies could answer. It relies on properties
+/// of the bodies' answers that raysweep's shapes have and a user's `S` must have too, with `τ`
+/// `2^-20` for `f32` and `2^-38` for `f64`:
+///
+/// - the point at a distance a cast reports (or at which `contains` holds) lies in the body's
+///   [`Shape::aabb`](crate::Shape::aabb), to within `τ` of the coordinates' magnitudes (and the
+///   ball's radius, for sphere casts);
+/// - for [`Scene::nearest`] and [`Scene::within`], the signed distance the body reports at `p` is
+///   at least the signed distance from `p` to its box (grown by `τ` of its bounds' magnitudes)
+///   less `τ·D` times the largest magnitude of `p`'s and the box's coordinates: true of any solid
+///   inside its box whose distances are right to within that.
+///
+/// The arguments, and why they hold for raysweep's shapes, are in the source's module
+/// documentation: [`probe.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/probe.rs)
+/// for the casts, [`bound.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/bound.rs)
+/// for the proximity queries.
 ///
 /// # Example
 ///

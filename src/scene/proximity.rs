@@ -209,13 +209,12 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         }
         let lower = Lower::of(point);
         let reach = <f32 as Real>::from_wide_up(limit);
-        self.walk(
+        self.sweep(
             |node| lower.within(node, reach).0,
             |id| {
                 if filter(id) && self.bodies[id].is_within(point, distance) {
                     bodies.push(id);
                 }
-                true
             },
         );
         bodies.sort_unstable();

@@ -6,8 +6,8 @@
 
 use raysweep::nalgebra::{Point, Rotation, SVector, Unit};
 use raysweep::{
-    Aabb, Body, BodyHit, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Grid, GridCell,
-    GridWalk, Hit, Impact, PointQuery, Ray, Rect, Scene, Shape, Span, Sphere,
+    Aabb, Body, BodyHit, BodyNearest, BodySpan, Cast, Circle, Ellipse, Ellipsoid, Error, Grid,
+    GridCell, GridWalk, Hit, Impact, PointQuery, Ray, Rect, Scene, Shape, Span, Sphere,
 };
 
 fn traits_of_values<V: Clone + Copy + core::fmt::Debug + PartialEq>() {}
@@ -84,14 +84,36 @@ fn signatures<T: raysweep::Real, const D: usize>() {
         T,
     ) -> Option<Impact<T, D>> = Sphere::time_of_impact::<Aabb<T, D>>;
     let _ = impact;
+    let _ = Sphere::<T, D>::time_of_impact::<Body<T, D>>;
     let _ =
         |i: Impact<T, D>| -> (T, Point<T, D>, Unit<SVector<T, D>>) { (i.time, i.point, i.normal) };
     let _: Option<Impact<T>> = None::<Impact<T, 3>>;
+
+    // Scene proximity (API.md, "Scene proximity").
+    traits_of_values::<BodyNearest<T, D>>();
+    let _ = |n: BodyNearest<T, D>| -> (usize, T, Point<T, D>, Unit<SVector<T, D>>) {
+        (n.body, n.signed_distance, n.point, n.normal)
+    };
+    let _: Option<BodyNearest<T>> = None::<BodyNearest<T, 3>>;
+    proximity::<T, D, Body<T, D>>();
+    proximity::<T, D, Sphere<T, D>>();
+    proximity::<T, D, Ellipsoid<T, D>>();
+    proximity::<T, D, Aabb<T, D>>();
+}
+
+fn proximity<T: raysweep::Real, const D: usize, S: PointQuery<T, D>>() {
+    let _: fn(&Scene<T, D, S>, &Point<T, D>, T) -> Option<BodyNearest<T, D>> = Scene::nearest;
+    let _: fn(&Scene<T, D, S>, &Point<T, D>, T, fn(usize) -> bool) -> Option<BodyNearest<T, D>> =
+        Scene::nearest_filtered;
+    let _: fn(&Scene<T, D, S>, &Point<T, D>, T, &mut Vec<usize>) = Scene::within;
+    let _: fn(&Scene<T, D, S>, &Point<T, D>, T, &mut Vec<usize>, fn(usize) -> bool) =
+        Scene::within_filtered;
 }
 
 fn point_query<T: raysweep::Real, const D: usize, S: PointQuery<T, D>>() {
     let _: fn(&S, &Point<T, D>) -> T = S::signed_distance;
     let _: fn(&S, &Point<T, D>) -> (Point<T, D>, Unit<SVector<T, D>>) = S::closest_point;
+    let _: fn(&S, &Point<T, D>, T) -> bool = S::is_within;
 }
 
 fn walk_of<T: raysweep::Real, const D: usize, W: Iterator<Item = GridCell<T, D>>>() {}
