@@ -13,9 +13,9 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, SVector};
-use raysweep::{Aabb, Body, BodyNearest, Ellipsoid, PointQuery, Real, Scene, Sphere};
+use raysweep::{Aabb, Body, BodyNearest, PointQuery, Real, Scene, Sphere};
 
-use crate::scene::{Rotated, Rotation, cube, lattice, of, sphere};
+use crate::scene::{Rotated, Rotation, cube, lattice, mixed_bodies, of, sphere};
 
 /// The bits of an answer, for comparison without `0.0 == -0.0`.
 fn nearest_bits<T: Real, const D: usize>(
@@ -176,42 +176,15 @@ fn lattice_scene<T: Real, const D: usize>(seed: u64, shift: f64) {
     check_scene(scene, rng, points, moved, "lattice");
 }
 
-/// Spheres, boxes and ellipsoids (rotated, thin), with duplicates and bodies nested in others.
+/// Spheres, boxes and ellipsoids ([`mixed_bodies`]: flat, thin, rotated, duplicated, nested).
 /// Points at centres, on ellipsoids' medial axes, halfway between pairs of bodies, and anywhere.
 fn mixed_scene<T: Real, const D: usize>(seed: u64, shift: f64)
 where
     Rotation<D>: Rotated<T, D>,
 {
     let rng = &mut StdRng::seed_from_u64(seed);
-    let mut bodies: Vec<Body<T, D>> = Vec::new();
+    let bodies = mixed_bodies::<T, D>(rng, shift);
     let around = |rng: &mut StdRng| SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..10.0));
-    for _ in 0..60 {
-        let c = around(rng) + SVector::repeat(shift);
-        let body: Body<T, D> = match rng.random_range(0..4) {
-            0 => sphere(c, rng.random_range(0.2..1.5)).into(),
-            1 => cube(c, SVector::from_fn(|_, _| rng.random_range(0.1..2.0))).into(),
-            2 => {
-                let mut axes = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.5..2.0));
-                axes[rng.random_range(0..D)] /= 1000.0;
-                Ellipsoid::oriented(of(c), axes.map(T::from_wide), Rotation::<D>::random(rng))
-                    .unwrap()
-                    .into()
-            }
-            _ => Ellipsoid::new(
-                of(c),
-                SVector::from_fn(|_, _| T::from_wide(rng.random_range(0.3..1.5))),
-            )
-            .unwrap()
-            .into(),
-        };
-        bodies.push(body);
-        if rng.random_bool(0.2) {
-            bodies.push(body);
-        }
-        if rng.random_bool(0.2) {
-            bodies.push(sphere::<T, D>(c, 0.05).into());
-        }
-    }
     let scene: Scene<T, D> = Scene::new(bodies);
     let points = |rng: &mut StdRng, scene: &Scene<T, D>| {
         let bodies = scene.bodies();

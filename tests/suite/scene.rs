@@ -320,13 +320,13 @@ fn lattice_scenes<T: Real, const D: usize>(seed: u64, shift: f64) {
     check_scene(scene, rng, region, 150, move_box, "lattice");
 }
 
-/// Spheres, boxes and ellipsoids: duplicates, bodies nested in others, flat boxes, thin
-/// ellipsoids, mixed in one scene of `Body`.
-fn mixed_scenes<T: Real, const D: usize>(seed: u64, shift: f64)
+/// Sixty spheres, boxes and ellipsoids in `[0, 10]^D` moved by `shift`, with duplicates (exact
+/// ties), bodies nested in others (small balls at their centres), flat boxes and thin rotated
+/// ellipsoids.
+pub(crate) fn mixed_bodies<T: Real, const D: usize>(rng: &mut StdRng, shift: f64) -> Vec<Body<T, D>>
 where
     Rotation<D>: Rotated<T, D>,
 {
-    let rng = &mut StdRng::seed_from_u64(seed);
     let mut bodies: Vec<Body<T, D>> = Vec::new();
     let around = |rng: &mut StdRng| SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..10.0));
     for _ in 0..60 {
@@ -366,6 +366,16 @@ where
             bodies.push(inner.into());
         }
     }
+    bodies
+}
+
+/// Spheres, boxes and ellipsoids ([`mixed_bodies`]) in one scene of `Body`.
+fn mixed_scenes<T: Real, const D: usize>(seed: u64, shift: f64)
+where
+    Rotation<D>: Rotated<T, D>,
+{
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let bodies = mixed_bodies::<T, D>(rng, shift);
     let scene: Scene<T, D> = Scene::new(bodies);
     let moved = |rng: &mut StdRng, b: &Body<T, D>| -> Body<T, D> {
         let step = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-3.0..3.0));
