@@ -126,7 +126,7 @@ impl<const D: usize> Lower<D> {
             // Outside, the offset's length; where its squares underflow or overflow, its largest
             // part, which is no longer. (`&`, not `&&`, and selects: the lanes stay in one
             // register, without a branch.)
-            let length = squares[k].sqrt();
+            let length = num_traits::Float::sqrt(squares[k]);
             let normal = (squares[k] >= f32::MIN_POSITIVE) & (length < f32::INFINITY);
             let g = if normal { length } else { farthest[k] };
             let margin = self.relative * g.abs() + self.room * magnitude[k] + self.fixed;
