@@ -114,7 +114,9 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                     let node = &nodes[child as usize];
                     let (kept, bounds) = lower.within(node, limit);
                     if kept != 0 {
-                        // Nearest last: it is visited next, the others wait on the stack.
+                        // Nearest last: it is visited next; the others wait on the stack, in
+                        // lane order but for the nearest of two on top (sorting three or four
+                        // cost more than it saved: 665 against 600 ns per point at 10^3).
                         let mut found = [(0u32, 0.0f32); WIDTH];
                         let mut count = 0;
                         let mut bits = kept;
@@ -133,7 +135,13 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                                 (found[0], found[1]),
                             );
                         } else if count > 2 {
-                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+                            let mut m = count - 1;
+                            for k in 0..count - 1 {
+                                if found[k].1 < found[m].1 {
+                                    m = k;
+                                }
+                            }
+                            found.swap(m, count - 1);
                         }
                         for &entry in &found[..count - 1] {
                             stack[top] = entry;
