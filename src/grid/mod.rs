@@ -199,4 +199,50 @@ impl<T: Real, const D: usize> Grid<T, D> {
     pub fn walk(&self, ray: &Ray<T, D>, max_distance: T) -> GridWalk<T, D> {
         GridWalk::new(self, ray, max_distance)
     }
+
+    /// The position of the cell `index` in an array of every cell in C order (the last axis
+    /// fastest): `((i₀·n₁ + i₁)·n₂ + i₂)…`, the index of a row-major volume of shape `cells`
+    /// (numpy's default, `ndarray`'s standard layout).
+    ///
+    /// # Panics
+    ///
+    /// If `index[a] >= cells[a]` on some axis, or the position exceeds `usize::MAX` (a grid of
+    /// more cells than memory could hold).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Grid, Ray};
+    ///
+    /// let grid = Grid::new(Point3::origin(), Vector3::repeat(1.0), [4, 3, 2])?;
+    /// assert_eq!(grid.flat_index([0, 0, 1]), 1);
+    /// assert_eq!(grid.flat_index([1, 2, 0]), 10);
+    /// assert_eq!(grid.flat_index([3, 2, 1]), 23);
+    ///
+    /// // Summing a volume along a ray: each cell's value times the length in it.
+    /// let volume: Vec<f64> = (0..24).map(f64::from).collect();
+    /// let ray = Ray::new(Point3::new(-1.0, 0.5, 0.5), Vector3::x())?;
+    /// let line_integral: f64 = grid
+    ///     .walk(&ray, f64::INFINITY)
+    ///     .map(|c| volume[grid.flat_index(c.index)] * (c.exit - c.enter))
+    ///     .sum();
+    /// assert_eq!(line_integral, 0.0 + 6.0 + 12.0 + 18.0);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[must_use]
+    pub fn flat_index(&self, index: [usize; D]) -> usize {
+        let mut flat: usize = 0;
+        for (a, (&i, &n)) in index.iter().zip(&self.cells).enumerate() {
+            assert!(
+                i < n,
+                "flat_index: index {i} on axis {a} is not below the grid's {n} cells"
+            );
+            flat = flat
+                .checked_mul(n)
+                .and_then(|f| f.checked_add(i))
+                .expect("flat_index: the position exceeds usize::MAX");
+        }
+        flat
+    }
 }

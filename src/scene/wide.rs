@@ -69,13 +69,13 @@ pub(crate) struct Wide<const D: usize> {
 
 impl<const D: usize> Wide<D> {
     /// A node of no children.
-    const BLANK: Self = Wide {
+    pub(super) const BLANK: Self = Wide {
         planes: [[[f32::INFINITY; WIDTH]; D], [[f32::NEG_INFINITY; WIDTH]; D]],
         child: [EMPTY; WIDTH],
     };
 
     /// Sets child `k`'s box to `bounds`, grown as the module's documentation says.
-    fn set_box<T: Real>(&mut self, k: usize, bounds: &Bounds<D>) {
+    pub(super) fn set_box<T: Real>(&mut self, k: usize, bounds: &Bounds<D>) {
         for i in 0..D {
             let by = slack::<T>() * bounds.min[i].abs().max(bounds.max[i].abs());
             self.planes[LOWER][i][k] = <f32 as Real>::from_wide_down(bounds.min[i] - by);
@@ -84,7 +84,7 @@ impl<const D: usize> Wide<D> {
     }
 
     /// The union of the children's boxes (already grown).
-    fn union(&self) -> ([f32; D], [f32; D]) {
+    pub(super) fn union(&self) -> ([f32; D], [f32; D]) {
         let lowest = |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::INFINITY, f32::min);
         let highest =
             |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -95,7 +95,7 @@ impl<const D: usize> Wide<D> {
     }
 
     /// The lane of `child`.
-    fn lane_of(&self, child: u32) -> usize {
+    pub(super) fn lane_of(&self, child: u32) -> usize {
         self.child
             .iter()
             .position(|&c| c == child)
@@ -115,11 +115,13 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     /// The nodes, the root first (none for no bodies).
     pub(crate) nodes: Vec<Wide<D>>,
     /// Each node's parent (`u32::MAX` for the root), for refits.
-    parents: Vec<u32>,
+    pub(super) parents: Vec<u32>,
     /// The node that holds each body.
-    node_of: Vec<u32>,
+    pub(super) node_of: Vec<u32>,
     /// The most nodes on a path from the root to a body.
     pub(crate) depth: usize,
+    /// The bodies inserted since the hierarchy was built (`src/scene/grow.rs`).
+    pub(crate) inserted: usize,
     width: PhantomData<fn() -> T>,
 }
 
@@ -136,6 +138,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             parents: Vec::new(),
             node_of: alloc::vec![0; boxes.len()],
             depth: 0,
+            inserted: 0,
             width: PhantomData,
         };
         let Some(all) = all else {
@@ -188,13 +191,19 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// Refits the boxes on the path from body `id` to the root to its box `(min, max)`, so that
     /// every node again holds its bodies, grown as at the build.
     pub(crate) fn refit(&mut self, id: usize, (min, max): ([T; D], [T; D])) {
-        let mut node = self.node_of[id] as usize;
+        let node = self.node_of[id] as usize;
         let lane = self.nodes[node].lane_of(BODY | id as u32);
         let bounds = Bounds {
             min: min.map(T::to_wide),
             max: max.map(T::to_wide),
         };
         self.nodes[node].set_box::<T>(lane, &bounds);
+        self.refit_from(node);
+    }
+
+    /// Refits the boxes on the path from `node` to the root: each parent's lane for a node on
+    /// the path becomes the union of that node's children's boxes.
+    pub(super) fn refit_from(&mut self, mut node: usize) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
             let (min, max) = self.nodes[node].union();

@@ -61,6 +61,7 @@ fn signatures<T: raysweep::Real, const D: usize>() {
     traits_of_values::<GridCell<T, D>>();
     let _: fn(Point<T, D>, SVector<T, D>, [usize; D]) -> Result<Grid<T, D>, Error> = Grid::new;
     let _: fn(&Grid<T, D>, &Ray<T, D>, T) -> GridWalk<T, D> = Grid::walk;
+    let _: fn(&Grid<T, D>, [usize; D]) -> usize = Grid::flat_index;
     walk_of::<T, D, GridWalk<T, D>>();
     let cell = GridCell::<T, D> {
         index: [0; D],
@@ -137,6 +138,7 @@ fn scene<T: raysweep::Real, const D: usize, S: Cast<T, D> + Sync>() {
         Scene::cast_rays_par;
     let _: fn(&mut Scene<T, D, S>, usize, S) = Scene::set_body;
     let _: fn(&mut Scene<T, D, S>) = Scene::rebuild;
+    let _: fn(&mut Scene<T, D, S>, S) -> usize = Scene::push;
 }
 
 fn shape_and_cast<T: raysweep::Real, const D: usize, S: Shape<T, D> + Cast<T, D>>() {

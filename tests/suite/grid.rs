@@ -402,3 +402,59 @@ fn bad_grids_are_refused() {
         Error::GridOverflow { axis: 1, .. }
     ));
 }
+
+/// `flat_index` numbers the cells in C order: the cells enumerated with the last axis fastest
+/// get 0, 1, 2, … in turn, in 2D and 3D and for every axis length from 1 up.
+#[test]
+fn flat_index_counts_cells_in_c_order() {
+    fn check<const D: usize>(cells: [usize; D]) {
+        let grid = raysweep::Grid::<f64, D>::new(
+            raysweep::nalgebra::Point::origin(),
+            raysweep::nalgebra::SVector::repeat(0.5),
+            cells,
+        )
+        .unwrap();
+        let total: usize = cells.iter().product();
+        let mut index = [0usize; D];
+        for expected in 0..total {
+            assert_eq!(grid.flat_index(index), expected, "{cells:?} {index:?}");
+            // The next index in C order: the last axis fastest.
+            for a in (0..D).rev() {
+                index[a] += 1;
+                if index[a] < cells[a] {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+    }
+    check([1, 1]);
+    check([5, 3]);
+    check([1, 7, 2]);
+    check([4, 3, 5]);
+}
+
+#[test]
+#[should_panic(expected = "flat_index: index 3 on axis 1 is not below the grid's 3 cells")]
+fn flat_index_refuses_an_index_beyond_the_cells() {
+    let grid = raysweep::Grid::<f32, 3>::new(
+        raysweep::nalgebra::Point::origin(),
+        raysweep::nalgebra::SVector::repeat(1.0),
+        [4, 3, 2],
+    )
+    .unwrap();
+    let _ = grid.flat_index([0, 3, 0]);
+}
+
+#[test]
+#[should_panic(expected = "flat_index: the position exceeds usize::MAX")]
+fn flat_index_refuses_a_position_beyond_usize() {
+    let n = 1usize << 40;
+    let grid = raysweep::Grid::<f64, 2>::new(
+        raysweep::nalgebra::Point::origin(),
+        raysweep::nalgebra::SVector::repeat(1.0),
+        [n, n],
+    )
+    .unwrap();
+    let _ = grid.flat_index([n - 1, n - 1]);
+}

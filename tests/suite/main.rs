@@ -15,6 +15,7 @@ mod point;
 mod precision;
 mod properties;
 mod proximity;
+mod push;
 mod robustness;
 mod scene;
 mod seeds;

@@ -64,7 +64,7 @@ fn below<T: Real>(v: T) -> T {
 
 /// Every proximity query at `p`, with and without a filter, against the loop; returns whether
 /// some body lies within the first limit tried (for counting meaningful cases).
-fn check_point<T: Real, const D: usize, S: PointQuery<T, D>>(
+pub(crate) fn check_point<T: Real, const D: usize, S: PointQuery<T, D>>(
     scene: &Scene<T, D, S>,
     p: &Point<T, D>,
     extra: f64,

@@ -83,7 +83,7 @@ fn loop_spans<T: Real, S>(
 }
 
 /// Every query of `scene` on `ray`, with and without a filter, against the loop.
-fn check_ray<T: Real, const D: usize, S: Cast<T, D> + Sync>(
+pub(crate) fn check_ray<T: Real, const D: usize, S: Cast<T, D> + Sync>(
     scene: &Scene<T, D, S>,
     ray: &Ray<T, D>,
     max: T,
@@ -150,7 +150,7 @@ fn check_ray<T: Real, const D: usize, S: Cast<T, D> + Sync>(
 }
 
 /// `containing` at `p`, with and without a filter, against the loop.
-fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
+pub(crate) fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
     scene: &Scene<T, D, S>,
     p: &Point<T, D>,
     label: &str,
@@ -184,7 +184,7 @@ fn lattice_dir<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
 /// Rays for a scene spanning `[lo, hi]` on every axis: origins on lattice points (faces, edges,
 /// corners) and inside, along lattice directions; random origins aimed at random points; and,
 /// for every body in `aims`, a ray aimed at its box's centre or grazing its box.
-fn rays<T: Real, const D: usize>(
+pub(crate) fn rays<T: Real, const D: usize>(
     rng: &mut StdRng,
     lo: f64,
     hi: f64,

@@ -1,0 +1,402 @@
+//! A hierarchy that grows: a body added to a built hierarchy (`Scene::push`) goes where it adds
+//! least to the hierarchy's cost, with the R-tree's split to keep the tree balanced:
+//!
+//! - down the path of least growth from the root, each place is priced as the area every box on
+//!   the way gains, plus, for a free lane, the node's area (one more box for every query that
+//!   enters it to test), or, beside a body, the area of a new node holding the two (Goldsmith and
+//!   Salmon 1987; the cost of Bittner, Hapala and Havran 2013); the cheapest is taken;
+//! - a place beside a body that would deepen the tree beyond its deepest body is not: there, as
+//!   where no place is free, the body goes as an R-tree places an entry (Guttman, "R-trees: a
+//!   dynamic index structure for spatial searching", SIGMOD 1984): into the node without node
+//!   children down the path of least growth; where it is full, its four children and the new
+//!   one are split in two along the axis where their centres spread most (two and three, or
+//!   three and two, whichever has the smaller sum of areas), and the new half is placed in the
+//!   parent the same way, up to the root, which, split, gets a new root above it: the only way
+//!   the tree deepens, by one level for all, so that any order of bodies (sorted along a line,
+//!   where placing each beside the last would make a chain) keeps it logarithmic;
+//! - the boxes on the new body's path refitted, as for a move (`src/scene/wide.rs`).
+//!
+//! A split node keeps its parent's box for it, which still holds what is left in it. Every box
+//! holds what lies below it, grown as at the build, so the traversals' arguments hold unchanged.
+//! Each placement costs `O(depth)`; the quality that insertion loses is restored by building the
+//! hierarchy anew once the scene has doubled since its build (`Scene::push`), which keeps the
+//! cost amortised `O(log n)` per body.
+
+use super::build::Bounds;
+use super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER, WIDTH, Wide};
+use crate::real::Real;
+
+/// Where a new body goes ([`Hierarchy::spot_for`]).
+enum Spot {
+    /// Lane `k` of `node`, free.
+    Lane(usize, usize),
+    /// Beside the body in lane `k` of `node`, the two in a new node there.
+    Pair(usize, usize),
+    /// Into a node without node children, splitting it where it is full.
+    Split,
+}
+
+/// A child and its box, on its way into a node.
+#[derive(Clone, Copy)]
+struct Entry<const D: usize> {
+    child: u32,
+    lower: [f32; D],
+    upper: [f32; D],
+}
+
+impl<const D: usize> Entry<D> {
+    /// Lane `k` of `node`.
+    fn of(node: &Wide<D>, k: usize) -> Self {
+        Entry {
+            child: node.child[k],
+            lower: core::array::from_fn(|i| node.planes[LOWER][i][k]),
+            upper: core::array::from_fn(|i| node.planes[UPPER][i][k]),
+        }
+    }
+
+    /// Its box's centre on axis `i`.
+    fn centre(&self, i: usize) -> f64 {
+        0.5 * (f64::from(self.lower[i]) + f64::from(self.upper[i]))
+    }
+
+    fn bounds(&self) -> Bounds<D> {
+        Bounds {
+            min: self.lower.map(f64::from),
+            max: self.upper.map(f64::from),
+        }
+    }
+}
+
+/// The area (the SAH's cost to enter) of the union of `entries`' boxes.
+fn area_of<const D: usize>(entries: &[Entry<D>]) -> f64 {
+    let mut union = Bounds::EMPTY;
+    for e in entries {
+        union.grow(&e.bounds());
+    }
+    union.area()
+}
+
+impl<T: Real, const D: usize> Hierarchy<T, D> {
+    /// Adds the next body (id `node_of.len()`) with the box `(min, max)` (in the width; no NaN),
+    /// as the module's documentation says.
+    pub(crate) fn insert(&mut self, (min, max): ([T; D], [T; D])) {
+        let id = self.node_of.len() as u32;
+        self.node_of.push(0);
+        self.inserted += 1;
+        let mut holder = Wide::BLANK;
+        holder.set_box::<T>(
+            0,
+            &Bounds {
+                min: min.map(T::to_wide),
+                max: max.map(T::to_wide),
+            },
+        );
+        holder.child[0] = BODY | id;
+        let entry = Entry::of(&holder, 0);
+        if self.nodes.is_empty() {
+            self.nodes.push(holder);
+            self.parents.push(u32::MAX);
+            self.depth = 1;
+            return;
+        }
+        match self.spot_for(&entry) {
+            Spot::Lane(node, k) => self.set_lane(node, k, &entry),
+            Spot::Pair(node, k) => self.pair(node, k, &entry),
+            Spot::Split => {
+                let (leaf, depth) = self.leaf_for(&entry);
+                self.depth = self.depth.max(depth);
+                self.place(leaf, entry);
+            }
+        }
+        self.refit_from(self.node_of[id as usize] as usize);
+    }
+
+    /// Where `entry` costs least (Goldsmith and Salmon, "Automatic creation of object hierarchies
+    /// for ray tracing", IEEE CG&A 7(5), 1987; the cost as in Bittner, Hapala and Havran, "Fast
+    /// insertion-based optimization of bounding volume hierarchies", CGF 32(1), 2013): down the
+    /// path of least growth, the area every box on the way gains, plus, for a free lane, the
+    /// node's area (one more box for every query entering it to test), or, beside a body, the
+    /// area of the node that would hold the two. A pair that would deepen the tree beyond its
+    /// deepest body is left to the R-tree's split.
+    fn spot_for(&self, entry: &Entry<D>) -> Spot {
+        let added = entry.bounds();
+        let (mut node, mut depth) = (0usize, 1usize);
+        let root = {
+            let (lower, upper) = self.nodes[0].union();
+            Bounds {
+                min: lower.map(f64::from),
+                max: upper.map(f64::from),
+            }
+        };
+        let grown = |b: &Bounds<D>| {
+            let mut union = *b;
+            union.grow(&added);
+            union.area() - b.area()
+        };
+        // The area the boxes above `node` and `node`'s own gain, and `node`'s box.
+        let mut induced = grown(&root);
+        let mut node_box = root;
+        let mut best: Option<(f64, Spot)> = None;
+        loop {
+            let wide = &self.nodes[node];
+            let mut down: Option<(f64, usize, Bounds<D>)> = None;
+            for k in 0..WIDTH {
+                let child = wide.child[k];
+                if child == EMPTY {
+                    // One more box for every query that enters the node to test.
+                    let mut with = node_box;
+                    with.grow(&added);
+                    let cost = induced + with.area();
+                    if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                        best = Some((cost, Spot::Lane(node, k)));
+                    }
+                    continue;
+                }
+                let lane = Entry::of(wide, k).bounds();
+                if child & BODY != 0 {
+                    let mut pair = lane;
+                    pair.grow(&added);
+                    let cost = induced + pair.area();
+                    if depth < self.depth && best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                        best = Some((cost, Spot::Pair(node, k)));
+                    }
+                } else {
+                    let growth = grown(&lane);
+                    if down.is_none_or(|(g, _, _)| growth < g) {
+                        down = Some((growth, child as usize, lane));
+                    }
+                }
+            }
+            match down {
+                Some((growth, child, lane))
+                    if best.as_ref().is_none_or(|(c, _)| induced + growth < *c) =>
+                {
+                    induced += growth;
+                    node_box = lane;
+                    node = child;
+                    depth += 1;
+                }
+                _ => break,
+            }
+        }
+        best.map_or(Spot::Split, |(_, spot)| spot)
+    }
+
+    /// A new node in lane `k` of `node` holding the body there and `entry`.
+    fn pair(&mut self, node: usize, k: usize, entry: &Entry<D>) {
+        let old = Entry::of(&self.nodes[node], k);
+        let pair = self.nodes.len();
+        self.nodes.push(Wide::BLANK);
+        self.parents.push(node as u32);
+        self.set_lane(pair, 0, &old);
+        self.set_lane(pair, 1, entry);
+        let (lower, upper) = self.nodes[pair].union();
+        self.set_lane(
+            node,
+            k,
+            &Entry {
+                child: pair as u32,
+                lower,
+                upper,
+            },
+        );
+    }
+
+    /// The node without node children that takes `entry`, down the children whose boxes grow
+    /// least, and its depth (the root's is 1).
+    fn leaf_for(&self, entry: &Entry<D>) -> (usize, usize) {
+        let (mut node, mut depth) = (0usize, 1usize);
+        loop {
+            let wide = &self.nodes[node];
+            let mut best: Option<(f64, f64, u32)> = None;
+            for k in 0..WIDTH {
+                let child = wide.child[k];
+                if child == EMPTY || child & BODY != 0 {
+                    continue;
+                }
+                let lane = Entry::of(wide, k);
+                let area = lane.bounds().area();
+                let growth = area_of(&[lane, *entry]) - area;
+                if best.is_none_or(|(g, a, _)| growth < g || (growth == g && area < a)) {
+                    best = Some((growth, area, child));
+                }
+            }
+            match best {
+                Some((_, _, child)) => {
+                    node = child as usize;
+                    depth += 1;
+                }
+                None => return (node, depth),
+            }
+        }
+    }
+
+    /// Puts `entry` into `node`: into a free lane, or by splitting the node (and its ancestors,
+    /// as far as they are full).
+    fn place(&mut self, node: usize, entry: Entry<D>) {
+        if let Some(k) = self.nodes[node].child.iter().position(|&c| c == EMPTY) {
+            self.set_lane(node, k, &entry);
+            return;
+        }
+        let mut entries = [entry; WIDTH + 1];
+        for (k, e) in entries.iter_mut().take(WIDTH).enumerate() {
+            *e = Entry::of(&self.nodes[node], k);
+        }
+        let (kept, moved) = split(&mut entries);
+        let sibling = self.nodes.len();
+        self.nodes.push(Wide::BLANK);
+        self.parents.push(u32::MAX);
+        self.nodes[node] = Wide::BLANK;
+        for (k, e) in kept.iter().enumerate() {
+            self.set_lane(node, k, e);
+        }
+        for (k, e) in moved.iter().enumerate() {
+            self.set_lane(sibling, k, e);
+        }
+        let halves = |hierarchy: &Self, n: usize| {
+            let (lower, upper) = hierarchy.nodes[n].union();
+            Entry {
+                child: n as u32,
+                lower,
+                upper,
+            }
+        };
+        if self.parents[node] == u32::MAX {
+            // The root splits: its half moves out, and a new root takes both halves.
+            let old = self.nodes.len();
+            self.nodes.push(self.nodes[node]);
+            self.parents.push(u32::MAX);
+            for k in 0..WIDTH {
+                let child = self.nodes[old].child[k];
+                if child != EMPTY {
+                    self.adopt(old, child);
+                }
+            }
+            self.nodes[node] = Wide::BLANK;
+            let (a, b) = (halves(self, old), halves(self, sibling));
+            self.set_lane(node, 0, &a);
+            self.set_lane(node, 1, &b);
+            self.depth += 1;
+        } else {
+            let parent = self.parents[node] as usize;
+            let half = halves(self, sibling);
+            self.place(parent, half);
+        }
+    }
+
+    /// Lane `k` of `node` becomes `entry`, whose child `node` now holds.
+    fn set_lane(&mut self, node: usize, k: usize, entry: &Entry<D>) {
+        let wide = &mut self.nodes[node];
+        for i in 0..D {
+            wide.planes[LOWER][i][k] = entry.lower[i];
+            wide.planes[UPPER][i][k] = entry.upper[i];
+        }
+        wide.child[k] = entry.child;
+        self.adopt(node, entry.child);
+    }
+
+    /// Records that `node` holds `child` (a body's node, or a node's parent).
+    fn adopt(&mut self, node: usize, child: u32) {
+        if child & BODY != 0 {
+            self.node_of[(child & !BODY) as usize] = node as u32;
+        } else {
+            self.parents[child as usize] = node as u32;
+        }
+    }
+}
+
+/// `entries` split in two, sorted along the axis where their centres spread most: the first two
+/// and the last three, or the first three and the last two, whichever union of boxes has the
+/// smaller sum of areas.
+fn split<const D: usize>(entries: &mut [Entry<D>; WIDTH + 1]) -> (&[Entry<D>], &[Entry<D>]) {
+    let spread = |i: usize| {
+        let (lo, hi) = entries
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| {
+                (lo.min(e.centre(i)), hi.max(e.centre(i)))
+            });
+        hi - lo
+    };
+    let axis = (0..D)
+        .max_by(|&a, &b| spread(a).total_cmp(&spread(b)))
+        .unwrap_or(0);
+    entries.sort_unstable_by(|a, b| a.centre(axis).total_cmp(&b.centre(axis)));
+    let cost = |at: usize| area_of(&entries[..at]) + area_of(&entries[at..]);
+    let at = if cost(2) <= cost(3) { 2 } else { 3 };
+    entries.split_at(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER, WIDTH};
+
+    /// Checks that every node holds what lies below it, that the back links agree, and returns
+    /// the most nodes on a path from the root to a body.
+    fn checked<const D: usize>(h: &Hierarchy<f64, D>, boxes: &[([f64; D], [f64; D])]) -> usize {
+        let mut deepest = 0;
+        let mut seen = alloc::vec![false; boxes.len()];
+        let mut stack: Vec<(usize, usize)> = alloc::vec![(0, 1)];
+        while let Some((node, depth)) = stack.pop() {
+            let wide = &h.nodes[node];
+            for k in 0..WIDTH {
+                let child = wide.child[k];
+                if child == EMPTY {
+                    continue;
+                }
+                let (lo, hi) = if child & BODY != 0 {
+                    let id = (child & !BODY) as usize;
+                    assert_eq!(h.node_of[id] as usize, node, "body {id}'s node");
+                    assert!(!seen[id], "body {id} twice");
+                    seen[id] = true;
+                    deepest = deepest.max(depth);
+                    (boxes[id].0.map(|v| v as f32), boxes[id].1.map(|v| v as f32))
+                } else {
+                    assert_eq!(
+                        h.parents[child as usize] as usize, node,
+                        "node {child}'s parent"
+                    );
+                    stack.push((child as usize, depth + 1));
+                    h.nodes[child as usize].union()
+                };
+                for i in 0..D {
+                    assert!(wide.planes[LOWER][i][k] <= lo[i] && hi[i] <= wide.planes[UPPER][i][k]);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "every body placed");
+        deepest
+    }
+
+    /// Bodies pushed one by one, in order along a line (where placing each beside the last would
+    /// make a chain) and scattered, into an empty hierarchy and into a built one: every node
+    /// holds its children, the links agree, and the depth stays logarithmic.
+    #[test]
+    fn inserted_bodies_keep_the_tree_whole_and_balanced() {
+        let line = |k: usize| {
+            let x = k as f64;
+            ([x, 0.0, 0.0], [x + 0.5, 1.0, 1.0])
+        };
+        let scattered = |k: usize| {
+            let h = (k as f64 * 0.618_033_988_749_895).fract() * 1000.0;
+            let v = (k as f64 * 0.414_213_562_373_095).fract() * 1000.0;
+            ([h, v, h * 0.5], [h + 1.0, v + 1.0, h * 0.5 + 1.0])
+        };
+        for (make, start) in [(line as fn(usize) -> _, 0), (scattered, 0), (line, 500)] {
+            let boxes: Vec<([f64; 3], [f64; 3])> = (0..3000).map(make).collect();
+            let mut h: Hierarchy<f64, 3> = Hierarchy::build(&boxes[..start]);
+            for (k, b) in boxes.iter().enumerate().skip(start) {
+                h.insert(*b);
+                if k % 500 == 499 {
+                    let depth = checked(&h, &boxes[..=k]);
+                    assert_eq!(depth, h.depth);
+                    // Logarithmic (no chain), if not as shallow as a built tree: bodies placed
+                    // beside others deepen paths up to the deepest one.
+                    let bound = 3 * (k as f64 + 1.0).log2() as usize + 2;
+                    assert!(depth <= bound, "depth {depth} for {} bodies", k + 1);
+                }
+            }
+        }
+    }
+}
