@@ -1,5 +1,7 @@
 //! Path lengths through a bed of spheres, as a Monte Carlo transport code needs them: about 10^5
-//! non-overlapping balls of radius 1 packed into a box by random sequential addition, crossed by
+//! non-overlapping balls of radius 1 packed into a box by random sequential addition (each
+//! candidate tested with `Scene::nearest` against the balls kept so far, each kept one added with
+//! `Scene::push`), crossed by
 //! isotropic uniform random lines; every ball a line crosses, with its chord, from one call to
 //! `Scene::ray_spans`.
 //!
@@ -38,36 +40,22 @@ fn isotropic(rng: &mut StdRng) -> Vector3<f64> {
 }
 
 /// Random sequential addition: centres uniform in the box (each ball wholly inside), each kept
-/// if it overlaps none kept before; a grid of cells of one diameter finds the neighbours.
-fn pack(rng: &mut StdRng, count: usize, side: f64) -> Vec<Point3<f64>> {
-    let cells = (side / (2.0 * RADIUS)).floor() as usize;
-    let cell = side / cells as f64;
-    let mut grid: Vec<Vec<u32>> = vec![Vec::new(); cells * cells * cells];
-    let index = |p: &Point3<f64>| -> [usize; 3] {
-        [0, 1, 2].map(|i| ((p[i] / cell) as usize).min(cells - 1))
-    };
-    let mut centres: Vec<Point3<f64>> = Vec::with_capacity(count);
-    while centres.len() < count {
-        let p = Point3::from(Vector3::from_fn(|_, _| {
+/// if it overlaps none kept before, the scene growing ball by ball (`Scene::push`): a candidate
+/// overlaps a kept ball where that ball's surface is nearer than a radius to its centre.
+fn pack(rng: &mut StdRng, count: usize, side: f64) -> Result<Scene<f64, 3, Sphere<f64>>, Error> {
+    let mut scene = Scene::new(Vec::with_capacity(count));
+    while scene.len() < count {
+        let centre = Point3::from(Vector3::from_fn(|_, _| {
             rng.random_range(RADIUS..side - RADIUS)
         }));
-        let [x, y, z] = index(&p);
-        let near = |a: usize| a.saturating_sub(1)..=(a + 1).min(cells - 1);
-        let overlaps = near(x).any(|i| {
-            near(y).any(|j| {
-                near(z).any(|k| {
-                    grid[(i * cells + j) * cells + k]
-                        .iter()
-                        .any(|&c| (centres[c as usize] - p).norm() < 2.0 * RADIUS)
-                })
-            })
-        });
+        let overlaps = scene
+            .nearest(&centre, RADIUS)
+            .is_some_and(|near| near.signed_distance < RADIUS);
         if !overlaps {
-            grid[(x * cells + y) * cells + z].push(centres.len() as u32);
-            centres.push(p);
+            scene.push(Sphere::new(centre, RADIUS)?);
         }
     }
-    centres
+    Ok(scene)
 }
 
 /// The ratio `Σ sums / Σ counts` over [`BATCHES`] batches of `(sum, count)`, and its standard
@@ -99,20 +87,17 @@ fn main() -> Result<ExitCode, Error> {
     let rng = &mut StdRng::seed_from_u64(2026);
 
     let start = Instant::now();
-    let centres = pack(rng, balls, side);
+    let mut scene = pack(rng, balls, side)?;
     let packed = Instant::now();
-    let spheres = centres
-        .iter()
-        .map(|c| Sphere::new(*c, RADIUS))
-        .collect::<Result<Vec<_>, _>>()?;
-    let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(spheres);
+    // Grown ball by ball, then built anew once for the lines.
+    scene.rebuild();
     let built = Instant::now();
     let packing = balls as f64 * 4.0 / 3.0 * std::f64::consts::PI * RADIUS.powi(3) / side.powi(3);
     println!(
         "{balls} balls of radius {RADIUS} in a box of side {side:.2}: packing fraction {packing:.4}"
     );
     println!(
-        "packed in {:.2} s, hierarchy built in {:.3} s ({:.1} bytes per ball)",
+        "packed in {:.2} s (a scene grown by push), hierarchy rebuilt in {:.3} s ({:.1} bytes per ball)",
         (packed - start).as_secs_f64(),
         (built - packed).as_secs_f64(),
         scene.hierarchy_bytes() as f64 / balls as f64

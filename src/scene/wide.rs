@@ -122,6 +122,8 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     pub(crate) depth: usize,
     /// The bodies inserted since the hierarchy was built (`src/scene/grow.rs`).
     pub(crate) inserted: usize,
+    /// [`Hierarchy::depth`] as built: how deep an insertion may place a body beside another.
+    pub(crate) built_depth: usize,
     width: PhantomData<fn() -> T>,
 }
 
@@ -139,6 +141,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             node_of: alloc::vec![0; boxes.len()],
             depth: 0,
             inserted: 0,
+            built_depth: 0,
             width: PhantomData,
         };
         let Some(all) = all else {
@@ -156,6 +159,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         }
         hierarchy.nodes.shrink_to_fit();
         hierarchy.parents.shrink_to_fit();
+        hierarchy.built_depth = hierarchy.depth;
         hierarchy
     }
 
