@@ -18,6 +18,7 @@ use crate::hit::{Hit, Span};
 use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
+use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
 /// How far from orthonormal a rotation matrix may be, in units of the width's epsilon: the
@@ -61,6 +62,10 @@ pub struct Ellipsoid<T: Real, const D: usize = 3> {
     rotation: Option<Rotation<T, D>>,
     /// The polar factor of `rotation` in the working precision.
     frame: Option<SMatrix<f64, D, D>>,
+    /// `1/aᵢ` rounded, and the bound `γ` on the plain test's error (`src/shape/inside.rs`), for
+    /// [`Shape::contains`]'s plain test.
+    inverse: SVector<f64, D>,
+    gamma: f64,
 }
 
 /// A closed solid ellipse in the plane.
@@ -88,6 +93,8 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
                 .rotation
                 .map(|r| Rotation::from_matrix_unchecked(r.matrix().map(T::to_wide))),
             frame: self.frame,
+            inverse: self.inverse,
+            gamma: self.gamma,
         }
     }
 
@@ -116,11 +123,14 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
                 value: value.to_wide(),
             });
         }
+        let a = widen(&semi_axes);
         Ok(Ellipsoid {
             center,
             semi_axes,
             rotation: None,
             frame: None,
+            inverse: a.map(|x| 1.0 / x),
+            gamma: inside::ellipsoid_gamma(&a, false),
         })
     }
 
@@ -163,6 +173,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         Ok(Ellipsoid {
             rotation: Some(rotation),
             frame: Some(polar_factor(&m)),
+            gamma: inside::ellipsoid_gamma(&widen(&axis_aligned.semi_axes), true),
             ..axis_aligned
         })
     }
@@ -236,6 +247,14 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     #[must_use]
     pub fn is_axis_aligned(&self) -> bool {
         self.rotation.is_none()
+    }
+
+    /// [`Shape::contains`] in twice the working precision: the sign of `|Qᵀ(p − c)/a|² − 1`.
+    #[inline(never)]
+    pub(super) fn contains_exactly(&self, p: &Point<T, D>) -> bool {
+        self.in_unit_frame(p, Products::Split)
+            .power(1.0, Products::Split)
+            <= 0.0
     }
 
     /// `Qᵀ v`: world axes to local axes.
@@ -451,10 +470,17 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
         bounding_box(&widen(&self.center.coords), &extent)
     }
 
+    /// The plain `|Qᵀ(p − c)/a|² ≤ 1` in `f64` where its error bound decides it, the exact sign
+    /// of `|Qᵀ(p − c)/a|² − 1` elsewhere (`src/shape/inside.rs`).
+    #[inline]
     fn contains(&self, p: &Point<T, D>) -> bool {
-        self.in_unit_frame(p, Products::Split)
-            .power(1.0, Products::Split)
-            <= 0.0
+        let f = widen(&p.coords) - widen(&self.center.coords);
+        let local = match &self.frame {
+            None => f,
+            Some(q) => q.tr_mul(&f),
+        };
+        let u = local.component_mul(&self.inverse);
+        inside::unit_ball(&u, self.gamma).unwrap_or_else(|| self.contains_exactly(p))
     }
 }
 

@@ -1,7 +1,9 @@
-//! The solids: thin wrappers that validate their input and call a core.
+//! The solids: thin wrappers that validate their input and call a core; [`inside`], their fast
+//! exact point-in-solid tests.
 
 mod aabb;
 mod ellipsoid;
+mod inside;
 #[cfg(test)]
 mod products_agree;
 mod sphere;

@@ -20,6 +20,7 @@ use crate::hit::{Hit, Span};
 use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, widen};
+use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
 /// A closed ball: every point within `radius` of `center`.
@@ -128,6 +129,12 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     #[must_use]
     pub fn radius(&self) -> T {
         self.radius
+    }
+
+    /// [`Shape::contains`] in twice the working precision: the sign of `|p − c|² − r²`.
+    #[inline(never)]
+    pub(super) fn contains_exactly(&self, p: &Point<T, D>) -> bool {
+        self.offset(p).power(self.radius.to_wide(), Products::Split) <= 0.0
     }
 
     fn offset(&self, p: &Point<T, D>) -> Offset<D> {
@@ -263,8 +270,13 @@ impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
         bounding_box(&widen(&self.center.coords), &extent)
     }
 
+    /// The plain `|p − c|² ≤ r²` in `f64` where its error bound decides it, the exact sign of
+    /// `|p − c|² − r²` elsewhere (`src/shape/inside.rs`).
+    #[inline]
     fn contains(&self, p: &Point<T, D>) -> bool {
-        self.offset(p).power(self.radius.to_wide(), Products::Split) <= 0.0
+        let r = self.radius.to_wide();
+        let f = widen(&p.coords) - widen(&self.center.coords);
+        inside::ball(&f, r).unwrap_or_else(|| self.contains_exactly(p))
     }
 }
 
