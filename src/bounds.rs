@@ -11,8 +11,8 @@ use crate::real::{Real, round_down, round_up, widen};
 /// A closed axis-aligned box: the points `x` with `min ≤ x ≤ max` on every axis. Flat boxes
 /// (`min == max` on some axes) are allowed.
 ///
-/// Ray casts use the slab core (`src/core`, through `src/shape/aabb.rs`): exact for rays parallel to an axis, including
-/// rays along a face or starting on a face plane.
+/// Ray casts clip the line against the box's planes (the slab method, in the working precision):
+/// exact for rays parallel to an axis, including rays along a face or starting on a face plane.
 ///
 /// # Example
 ///

@@ -148,7 +148,11 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Error::NonFinite { what, index, value } => {
-                write!(f, "{what} component {index} is not finite: {value}")
+                if SCALARS.contains(&what) {
+                    write!(f, "{what} is not finite: {value}")
+                } else {
+                    write!(f, "{what} component {index} is not finite: {value}")
+                }
             }
             Error::ZeroDirection => f.write_str("the direction is the zero vector"),
             Error::NegativeRadius { radius } => write!(f, "the radius is negative: {radius}"),
@@ -183,6 +187,9 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// The arguments that are single numbers, which an error names without a component.
+const SCALARS: [&str; 1] = ["radius"];
 
 /// `Err(NonFinite)` naming the first non-finite component of `values`.
 pub(crate) fn check_finite<I>(what: &'static str, values: I) -> Result<(), Error>

@@ -90,6 +90,8 @@
 //! # Ok::<(), raysweep::Error>(())
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs builds with `--cfg docsrs` on nightly: feature-gated items carry their feature there.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // `!(a <= b)` is this crate's way of saying "not ordered, or NaN": every such test is deliberate.

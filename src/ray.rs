@@ -69,8 +69,8 @@ impl<T: Real, const D: usize> Ray<T, D> {
 
     /// The ray from `a` towards `b`, and the distance `|b − a|` at which it reaches `b`.
     ///
-    /// This is the segment form `A → B` of the seed documents: cast with `max_distance` set to the
-    /// returned length to test the segment only. The length is correctly rounded; for `f64` points
+    /// A segment `A → B` as a ray: cast with `max_distance` set to the returned length to test the
+    /// segment only. The length is correctly rounded; for `f64` points
     /// more than the largest finite value apart it rounds to `+∞`.
     ///
     /// # Errors

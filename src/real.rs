@@ -18,7 +18,9 @@ mod sealed {
 /// A floating-point width raysweep supports: `f32` or `f64`.
 ///
 /// The trait is sealed; it exists so that shapes and rays can be generic over the width while the
-/// computations run in `f64`.
+/// computations run in `f64`, which is why an `f32` cast costs what an `f64` one does. Its
+/// conversions to and from `f64` are public for generic code; its other items are the crate's
+/// own.
 ///
 /// # Example
 ///
@@ -34,12 +36,14 @@ pub trait Real: RealField + Copy + sealed::Sealed {
     /// ```
     /// assert_eq!(<f32 as raysweep::Real>::MAX_WIDE, f32::MAX as f64);
     /// ```
+    #[doc(hidden)]
     const MAX_WIDE: f64;
     /// The width's machine epsilon (the gap between 1 and the next value), as `f64`.
     ///
     /// ```
     /// assert_eq!(<f32 as raysweep::Real>::EPSILON_WIDE, f32::EPSILON as f64);
     /// ```
+    #[doc(hidden)]
     const EPSILON_WIDE: f64;
     /// Whether a stored unit direction must be normalised again in `f64` before use: an `f32`
     /// unit vector is unit only to within `2^-24`, which would cost a whole ulp of distance.
@@ -47,6 +51,7 @@ pub trait Real: RealField + Copy + sealed::Sealed {
     /// ```
     /// assert!(<f32 as raysweep::Real>::RENORMALISE_DIRECTION);
     /// ```
+    #[doc(hidden)]
     const RENORMALISE_DIRECTION: bool;
 
     /// This value as `f64` (exact).
@@ -66,12 +71,14 @@ pub trait Real: RealField + Copy + sealed::Sealed {
     /// ```
     /// assert_eq!(<f32 as raysweep::Real>::from_wide_down(0.1), 0.1f32.next_down());
     /// ```
+    #[doc(hidden)]
     fn from_wide_down(x: f64) -> Self;
     /// The smallest value of this width that is `>= x`.
     ///
     /// ```
     /// assert_eq!(<f32 as raysweep::Real>::from_wide_up(0.1), 0.1f32);
     /// ```
+    #[doc(hidden)]
     fn from_wide_up(x: f64) -> Self;
 }
 

@@ -200,7 +200,8 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     }
 
     /// [`Cast::cast_rays`] spread over rayon's thread pool in chunks of 1024 rays: the same bits,
-    /// for batches large enough to repay the hand-off (tens of thousands of rays).
+    /// for batches large enough to repay the hand-off (tens of thousands of rays). Available with
+    /// the crate feature `rayon` (`raysweep = { version = "…", features = ["rayon"] }`).
     ///
     /// # Panics
     ///
@@ -223,6 +224,7 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     /// # Ok::<(), raysweep::Error>(())
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     fn cast_rays_par(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>])
     where
         Self: Sync,

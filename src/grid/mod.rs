@@ -176,7 +176,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// - A ray running inside a plane between two cells belongs to the cell on the side of
     ///   increasing index; on the grid's last plane, to the last cell.
     /// - Each distance is computed from its plane's index, not summed cell by cell: within the
-    ///   precision targets (docs/precision.md) of the exact distance to the exact plane, so the
+    ///   [precision targets](https://github.com/raysweep/raysweep/blob/main/docs/precision.md) of
+    ///   the exact distance to the exact plane, so the
     ///   lengths sum to the chord through the grid and none is credited to a wrong cell.
     /// - A negative or NaN `max_distance` gives no cells; so does 0.
     ///

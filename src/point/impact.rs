@@ -100,7 +100,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// - `other` is a solid: a ball inside an [`Aabb`](crate::Aabb) overlaps it, and moving
     ///   towards a wall it is moving deeper in (no impact, or one at time 0 while it moves towards
     ///   the nearest face and out). To keep a ball inside a container, test it against the
-    ///   container's walls as solids of their own (the `gas` example does).
+    ///   container's walls, each a thin solid slab of its own (an `Aabb` one wall thick), as the
+    ///   `gas` example does.
     /// - No impact (`None`) for equal velocities, a non-finite velocity, or a negative or NaN
     ///   `max_time`; `max_time` may be `+∞`.
     /// - The time is the other shape's sphere cast along the relative velocity, in `f64` for

@@ -25,7 +25,7 @@ pub use impact::{Impact, WideSweep};
 ///
 /// - Both are computed in `f64` from exact differences and rounded once: within 1 ulp in `f32`;
 ///   in `f64` within a few ulps of the distance's own sensitivity to half-ulp changes of the
-///   inputs (`docs/point-queries.md`).
+///   inputs ([the measured table](https://github.com/raysweep/raysweep/blob/main/docs/point-queries.md)).
 /// - Where several surface points are nearest, each shape documents which one it gives.
 /// - A point with a NaN coordinate gets NaN answers. A point with an infinite coordinate is
 ///   `+∞` away; its nearest point is that of the point with the infinite coordinates clamped to

@@ -584,12 +584,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         }
     }
 
-    /// [`Scene::cast_rays`] spread over rayon's thread pool: the same bits.
+    /// [`Scene::cast_rays`] spread over rayon's thread pool: the same bits. Available with the
+    /// crate feature `rayon`.
     ///
     /// # Panics
     ///
     /// If `rays` and `hits` differ in length.
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn cast_rays_par(
         &self,
         rays: &[Ray<T, D>],

@@ -470,8 +470,8 @@ impl<T: Real, const D: usize> Shape<T, D> for Ellipsoid<T, D> {
         bounding_box(&widen(&self.center.coords), &extent)
     }
 
-    /// The plain `|Qᵀ(p − c)/a|² ≤ 1` in `f64` where its error bound decides it, the exact sign
-    /// of `|Qᵀ(p − c)/a|² − 1` elsewhere (`src/shape/inside.rs`).
+    /// The plain `|Qᵀ(p − c)/a|² ≤ 1` in `f64` where a bound on its rounding error decides it,
+    /// the exact sign of `|Qᵀ(p − c)/a|² − 1` elsewhere: exact, at the plain test's speed.
     #[inline]
     fn contains(&self, p: &Point<T, D>) -> bool {
         let f = widen(&p.coords) - widen(&self.center.coords);

@@ -25,7 +25,8 @@ use crate::traits::{Cast, Shape};
 
 /// A closed ball: every point within `radius` of `center`.
 ///
-/// Ray casts use the quadratic core (`src/core`) directly.
+/// Ray casts solve the quadratic in the working precision, in a form that keeps far origins and
+/// grazing rays precise ([the method](https://github.com/raysweep/raysweep/blob/main/docs/precision.md)).
 ///
 /// # Example
 ///
@@ -83,7 +84,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// assert!(Sphere::new(Point3::origin(), 0.0f32).is_ok());
     /// assert_eq!(
     ///     Sphere::new(Point3::origin(), f32::NAN).unwrap_err().to_string(),
-    ///     "radius component 0 is not finite: NaN"
+    ///     "radius is not finite: NaN"
     /// );
     /// ```
     pub fn new(center: Point<T, D>, radius: T) -> Result<Self, Error> {
@@ -270,8 +271,8 @@ impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
         bounding_box(&widen(&self.center.coords), &extent)
     }
 
-    /// The plain `|p − c|² ≤ r²` in `f64` where its error bound decides it, the exact sign of
-    /// `|p − c|² − r²` elsewhere (`src/shape/inside.rs`).
+    /// The plain `|p − c|² ≤ r²` in `f64` where a bound on its rounding error decides it, the
+    /// exact sign of `|p − c|² − r²` elsewhere: exact, at the plain test's speed.
     #[inline]
     fn contains(&self, p: &Point<T, D>) -> bool {
         let r = self.radius.to_wide();
