@@ -29,7 +29,8 @@
 //! | over which travel of its centre does a moving ball touch the solid? | [`Cast::sphere_span`] |
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
 //! | the same questions over many bodies (first hit, any hit, every body crossed with its chord, every body holding a point) | [`Scene`], with [`Body`] for mixed scenes |
-//! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`] |
+//! | add bodies one at a time (random sequential addition), or move one | [`Scene::push`], [`Scene::set_body`] |
+//! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`], with [`Grid::flat_index`] into a C-order volume |
 //! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |

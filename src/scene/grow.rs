@@ -5,16 +5,15 @@
 //!   the way gains, plus, for a free lane, the node's area (one more box for every query that
 //!   enters it to test), or, beside a body, the area of a new node holding the two (Goldsmith and
 //!   Salmon 1987; the cost of Bittner, Hapala and Havran 2013); the cheapest is taken;
-//! - a place beside a body that would deepen the tree beyond its deepest body as built is not
-//!   (nor, for a tree built of one body or none, beyond two levels): there, as
+//! - a place beside a body that would deepen the tree beyond its deepest body is not: there, as
 //!   where no place is free, the body goes as an R-tree places an entry (Guttman, "R-trees: a
 //!   dynamic index structure for spatial searching", SIGMOD 1984): into the node without node
 //!   children down the path of least growth; where it is full, its four children and the new
 //!   one are split in two along the axis where their centres spread most (two and three, or
 //!   three and two, whichever has the smaller sum of areas), and the new half is placed in the
 //!   parent the same way, up to the root, which, split, gets a new root above it: the only way
-//!   the tree deepens, by one level for all, so that any order of bodies (sorted along a line,
-//!   where placing each beside the last would make a chain) keeps it logarithmic;
+//!   the tree's deepest body goes deeper, by one level for all, so that no order of bodies
+//!   (sorted along a line, where placing each beside the last would make a chain) makes a chain;
 //! - the boxes on the new body's path refitted, as for a move (`src/scene/wide.rs`).
 //!
 //! A split node keeps its parent's box for it, which still holds what is left in it. Every box
@@ -120,7 +119,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// path of least growth, the area every box on the way gains, plus, for a free lane, the
     /// node's area (one more box for every query entering it to test), or, beside a body, the
     /// area of the node that would hold the two. A pair that would deepen the tree beyond its
-    /// deepest body as built is left to the R-tree's split.
+    /// deepest body is left to the R-tree's split.
     fn spot_for(&self, entry: &Entry<D>) -> Spot {
         let added = entry.bounds();
         let (mut node, mut depth) = (0usize, 1usize);
