@@ -1,4 +1,4 @@
-//! A hierarchy that grows: a body added to a built hierarchy (`Scene::push`) goes where it adds
+//! A scene that grows ([`Scene::push`]): a body added to a built hierarchy goes where it adds
 //! least to the hierarchy's cost, with the R-tree's split to keep the tree balanced:
 //!
 //! - down the path of least growth from the root, each place is priced as the area every box on
@@ -25,8 +25,71 @@
 //! without), which restores its quality and keeps the cost amortised `O(log n)` per body.
 
 use super::build::Bounds;
-use super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER, WIDTH, Wide};
+use super::wide::{BODY, EMPTY, Hierarchy, LOWER, MAX_BODIES, UPPER, WIDTH, Wide};
+use super::{Scene, box_of};
 use crate::real::Real;
+use crate::traits::Cast;
+
+/// How many levels [`Scene::push`] lets the hierarchy deepen beyond its depth as built before it
+/// builds it anew.
+const DEEPER: usize = 4;
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
+    /// Adds `body` and returns its id, the next index (`len()` before the call). Every query is
+    /// exact at once: the body is placed where it adds least to the hierarchy's cost (beside a
+    /// body, in a free place, or, where that would deepen the tree, by splitting full nodes as an
+    /// R-tree does, so that the tree stays balanced in any order of bodies), and the hierarchy is
+    /// built anew once the scene has doubled since it was last built, or the tree has grown four
+    /// levels deeper than it was built: amortised `O(log n)` per body (1.8 µs per ball, pushing
+    /// `10^5` balls one by one, against 0.6 µs built at once). First hits in a scene of `10^5` balls grown one by one take 1.1 times those of one
+    /// built at once, 1.2 times where half the balls came after the last build (the most there
+    /// can be); [`Scene::rebuild`] makes it one built at once.
+    ///
+    /// # Panics
+    ///
+    /// If the scene already holds `2^31 − 2` bodies.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// // Random sequential addition: a ball is kept only where it overlaps none kept before.
+    /// let mut scene: Scene<f64, 3, Sphere<f64>> = Scene::new(Vec::new());
+    /// for k in 0..1000 {
+    ///     let x = f64::from(k % 10) * 1.5;
+    ///     let y = f64::from(k / 10 % 10) * 1.5;
+    ///     let z = f64::from(k / 100) * 0.7;
+    ///     let ball = Sphere::new(Point3::new(x, y, z), 0.5)?;
+    ///     // Overlapping: some kept ball is nearer than 0.5 to the new centre.
+    ///     let overlaps = scene.nearest(ball.center(), 0.5).is_some_and(|n| n.signed_distance < 0.5);
+    ///     if !overlaps {
+    ///         scene.push(ball);
+    ///     }
+    /// }
+    /// assert_eq!(scene.len(), 500);
+    /// let hit = scene.cast_ray(&Ray::new(Point3::new(0.0, 0.0, -5.0), Vector3::z())?, 100.0);
+    /// assert_eq!(hit.map(|h| h.body), Some(0));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn push(&mut self, body: S) -> usize {
+        let id = self.bodies.len();
+        assert!(
+            id + 1 < MAX_BODIES,
+            "Scene::push: a scene holds fewer than 2^31 - 1 bodies"
+        );
+        let boxed = box_of(&body);
+        self.bodies.push(body);
+        self.hierarchy.insert(boxed);
+        let grown = 2 * self.hierarchy.inserted > self.bodies.len();
+        let deepened = self.hierarchy.depth > self.hierarchy.built_depth + DEEPER;
+        if grown || deepened {
+            self.rebuild();
+        }
+        id
+    }
+}
 
 /// Where a new body goes ([`Hierarchy::spot_for`]).
 enum Spot {
