@@ -24,7 +24,7 @@ use obvhs::cwbvh::CwBvh;
 use obvhs::cwbvh::builder::build_cwbvh;
 use obvhs::ray::{Ray as ObRay, RayHit};
 use raysweep::{Body, BodyHit, Ray, Scene, Sphere};
-use raysweep_benches::{p3, rays, rays_in_cube, sphere_cloud};
+use raysweep_benches::{rays, rays_in_cube, sphere_cloud, unit_balls};
 
 type Vec3A = glam::Vec3A;
 
@@ -75,10 +75,7 @@ fn bench(c: &mut Criterion) {
     let inf = f32::INFINITY;
     for n in [1_000, 100_000, 1_000_000] {
         let (centres, side) = sphere_cloud(n);
-        let balls: Vec<Sphere<f32>> = centres
-            .iter()
-            .map(|c| Sphere::new(p3(*c), 1.0).unwrap())
-            .collect();
+        let balls: Vec<Sphere<f32>> = unit_balls(&centres);
         let pairs = rays_in_cube(RAYS, side);
         let ours_rays: Vec<Ray<f32>> = rays(&pairs);
         // obvhs gets raysweep's stored unit directions, so both trace the same rays.
@@ -119,12 +116,7 @@ fn bench(c: &mut Criterion) {
         if n == 100_000 {
             // The other ratios, on the same rays in the same run: the f64 scene, the
             // mixed scene of `Body`s, and sphere casts of radius 0.25.
-            let wide: Scene<f64, 3, Sphere<f64>> = Scene::new(
-                centres
-                    .iter()
-                    .map(|c| Sphere::new(p3(*c), 1.0).unwrap())
-                    .collect(),
-            );
+            let wide: Scene<f64, 3, Sphere<f64>> = Scene::new(unit_balls(&centres));
             let wide_rays: Vec<Ray<f64>> = rays(&pairs);
             let mut wide_hits: Vec<Option<BodyHit<f64>>> = vec![None; RAYS];
             g.bench_function("raysweep f64", |b| {

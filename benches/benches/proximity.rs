@@ -22,20 +22,13 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kiddo::{KdTree, SquaredEuclidean};
 use raysweep::nalgebra::Point3;
 use raysweep::{BodyNearest, PointQuery, Scene, Sphere};
-use raysweep_benches::{Width, in_cube, p3, sphere_cloud};
+use raysweep_benches::{Width, in_cube, p3, sphere_cloud, unit_balls};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 const POINTS: usize = 4096;
 const WITHIN: f64 = 2.0;
-
-fn spheres<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
-    centres
-        .iter()
-        .map(|c| Sphere::new(p3(*c), T::of(1.0)).unwrap())
-        .collect()
-}
 
 /// `count` points uniform in the cube of side `side` around the origin.
 fn points(count: usize, side: f64) -> Vec<[f64; 3]> {
@@ -68,7 +61,7 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
     let inf = T::of(f64::INFINITY);
     for n in [1_000, 100_000] {
         let (centres, side) = sphere_cloud(n);
-        let scene: Scene<T, 3, Sphere<T>> = Scene::new(spheres::<T>(&centres));
+        let scene: Scene<T, 3, Sphere<T>> = Scene::new(unit_balls::<T>(&centres));
         let at: Vec<Point3<T>> = points(POINTS, side).into_iter().map(p3).collect();
         let mut out = vec![None; POINTS];
         let mut g = c.benchmark_group(format!("{width}/nearest, {n} spheres"));

@@ -13,17 +13,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use raysweep::{BodyHit, Ray, Scene, Sphere};
-use raysweep_benches::{Width, p3, rays, rays_in_cube, sphere_cloud};
+use raysweep_benches::{Width, rays, rays_in_cube, sphere_cloud, unit_balls};
 
 const RAYS: usize = 4096;
 const BALLS: usize = 100_000;
-
-fn spheres<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
-    centres
-        .iter()
-        .map(|c| Sphere::new(p3(*c), T::of(1.0)).unwrap())
-        .collect()
-}
 
 /// The scene of `bodies` grown by pushing them one by one.
 fn pushed<T: Width>(bodies: &[Sphere<T>]) -> Scene<T, 3, Sphere<T>> {
@@ -36,7 +29,7 @@ fn pushed<T: Width>(bodies: &[Sphere<T>]) -> Scene<T, 3, Sphere<T>> {
 
 fn bench<T: Width>(c: &mut Criterion, width: &str) {
     let (centres, side) = sphere_cloud(BALLS);
-    let bodies = spheres::<T>(&centres);
+    let bodies = unit_balls::<T>(&centres);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()

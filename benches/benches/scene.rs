@@ -19,17 +19,10 @@ use std::hint::black_box;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use raysweep::{BodyHit, Cast, Ray, Scene, Sphere};
-use raysweep_benches::{Width, p3, rays, rays_in_cube, sphere_cloud};
+use raysweep_benches::{Width, rays, rays_in_cube, sphere_cloud, unit_balls};
 
 const RAYS: usize = 4096;
 const BALL: f64 = 0.25;
-
-fn spheres<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
-    centres
-        .iter()
-        .map(|c| Sphere::new(p3(*c), T::of(1.0)).unwrap())
-        .collect()
-}
 
 fn per_ray<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);
@@ -51,7 +44,7 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
     let inf = T::of(f64::INFINITY);
     for n in [1_000, 100_000, 1_000_000] {
         let (centres, side) = sphere_cloud(n);
-        let scene: Scene<T, 3, Sphere<T>> = Scene::new(spheres::<T>(&centres));
+        let scene: Scene<T, 3, Sphere<T>> = Scene::new(unit_balls::<T>(&centres));
         println!(
             "{width} scene of {n} spheres: hierarchy {:.1} bytes per body",
             scene.hierarchy_bytes() as f64 / n as f64
@@ -85,7 +78,7 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
             let mut g = c.benchmark_group(format!("{width}/scene build, {n} spheres"));
             g.throughput(Throughput::Elements(n as u64));
             g.sample_size(10);
-            let bodies = spheres::<T>(&centres);
+            let bodies = unit_balls::<T>(&centres);
             g.bench_function("raysweep", |b| {
                 b.iter(|| Scene::<T, 3, Sphere<T>>::new(black_box(bodies.clone())))
             });
@@ -132,7 +125,7 @@ macro_rules! parry {
             let n = 100_000;
             let (centres, side) = sphere_cloud(n);
             let parts = || -> Vec<(Isometry3<$t>, SharedShape)> {
-                spheres::<$t>(&centres)
+                unit_balls::<$t>(&centres)
                     .iter()
                     .map(|s| {
                         let c = s.center();

@@ -8,7 +8,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point3, Vector3};
-use raysweep::{Ray, Real};
+use raysweep::{Ray, Real, Sphere};
 
 /// The width under test: `f32` or `f64`, built from `f64` values.
 pub trait Width: Real {
@@ -97,6 +97,14 @@ pub fn sphere_cloud(n: usize) -> (Vec<[f64; 3]>, f64) {
     let mut rng = StdRng::seed_from_u64(0x5ce4e);
     let centres = (0..n).map(|_| in_cube(&mut rng, side / 2.0)).collect();
     (centres, side)
+}
+
+/// Balls of radius 1 of width `T` around `centres` (those of [`sphere_cloud`]).
+pub fn unit_balls<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
+    centres
+        .iter()
+        .map(|c| Sphere::new(p3(*c), T::of(1.0)).expect("a finite centre"))
+        .collect()
 }
 
 /// `count` (origin, direction) pairs with origins uniform in the cube of side `side` around the

@@ -13,7 +13,7 @@
 //! - [`bound`]: a point's signed distance to a node's children's boxes, from below, with the
 //!   argument why a skipped child holds no answer.
 //! - [`proximity`]: the nearest body to a point, and the bodies within a distance of it.
-//! - [`traverse`]: the stack and the depth-first walk the queries share.
+//! - [`traverse`]: the stack, the depth-first walk and the breadth-first sweep the queries share.
 //! - here: [`Scene`] and its ray queries.
 
 mod body;
@@ -149,15 +149,6 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.bodies.is_empty()
-    }
-
-    #[doc(hidden)]
-    pub fn zz_debug(&self) -> (usize, usize, usize) {
-        (
-            self.hierarchy.depth,
-            self.hierarchy.nodes.len(),
-            self.hierarchy.inserted,
-        )
     }
 
     /// The memory the hierarchy takes beyond the bodies, in bytes.

@@ -122,7 +122,8 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     pub(crate) depth: usize,
     /// The bodies inserted since the hierarchy was built (`src/scene/grow.rs`).
     pub(crate) inserted: usize,
-    /// [`Hierarchy::depth`] as built: how deep an insertion may place a body beside another.
+    /// [`Hierarchy::depth`] as built: `Scene::push` builds anew once insertions have deepened the
+    /// tree a few levels beyond it (`src/scene/grow.rs`).
     pub(crate) built_depth: usize,
     width: PhantomData<fn() -> T>,
 }
