@@ -1,0 +1,113 @@
+"""How arrays from users become the arrays the compiled module reads.
+
+The conventions (``docs/python.md``): the dtype decides the width (``float32`` or ``float64``;
+lists and integer arrays are ``float64``); arrays of both float widths in one call raise
+``TypeError``, nothing is rounded silently; Python scalars are rounded to the width; any strides,
+orders, alignments and byte orders are accepted, and aligned C-contiguous native arrays pass
+without a copy. Every
+other bad value raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Optional
+
+import numpy as np
+
+#: The most threads a query may ask for.
+MOST_THREADS = 4096
+
+WIDTHS = {4: np.dtype(np.float32), 8: np.dtype(np.float64)}
+
+
+def float_width(value: Any) -> Optional[np.dtype]:
+    """The float width an argument asks for: its dtype if it is a float array (or numpy float
+    scalar), ``None`` for anything else (lists and integers are ``float64`` by default)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or dtype.kind != "f":
+        return None
+    if dtype.itemsize not in WIDTHS:
+        raise TypeError(f"raysweep computes in float32 or float64, not {dtype}")
+    return WIDTHS[dtype.itemsize]
+
+
+def common_width(values: dict[str, Any], default: np.dtype) -> np.dtype:
+    """The one float width of the arrays in ``values`` (by name), or ``default`` where none is a
+    float array; ``TypeError`` if they mix widths."""
+    found = {name: w for name, v in values.items() if (w := float_width(v)) is not None}
+    widths = set(found.values())
+    if len(widths) > 1:
+        named = ", ".join(f"{name} is {w}" for name, w in found.items())
+        raise TypeError(f"arrays of both float widths in one call ({named}): convert one")
+    return widths.pop() if widths else default
+
+
+def as_array(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
+    """``value`` as a native, aligned, C-contiguous array of ``dtype`` (no copy where it is one
+    already).
+    Lists and integer arrays are ``float64``; an array whose width is not ``dtype``'s raises
+    ``TypeError``."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} is not an array of numbers: {err}") from None
+    if array.dtype.kind not in "fiub":
+        raise ValueError(f"{name} is not an array of real numbers (dtype {array.dtype})")
+    width = float_width(array) or WIDTHS[8]
+    if width != dtype:
+        raise TypeError(f"{name} is {width} but the scene or grid is {dtype}: convert one")
+    return np.require(array, dtype=dtype, requirements=["C", "A"])
+
+
+def rows(value: Any, dtype: np.dtype, dim: int, name: str) -> np.ndarray:
+    """Rows of ``dim`` values: an array of shape ``(n, dim)``."""
+    array = as_array(value, dtype, name)
+    if array.ndim != 2 or array.shape[1] != dim:
+        raise ValueError(f"{name} must have shape (n, {dim}): it has {array.shape}")
+    return array
+
+
+def column(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
+    """One value per row: an array of shape ``(n,)``."""
+    array = as_array(value, dtype, name)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must have shape (n,): it has {array.shape}")
+    return array
+
+
+def per_row(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
+    """A scalar (rounded to the width) or one value per row, as a one-dimensional array (one
+    entry stands for every row)."""
+    if np.ndim(value) == 0:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} is not a number: {value!r}") from None
+        return np.array([number], dtype=dtype)
+    return column(value, dtype, name)
+
+
+def mask(value: Any, bodies: int) -> Optional[np.ndarray]:
+    """A boolean mask over ``bodies`` bodies, or ``None``."""
+    if value is None:
+        return None
+    array = np.asarray(value)
+    if array.dtype != np.bool_:
+        raise ValueError(f"mask must be a boolean array over the bodies, not {array.dtype}")
+    if array.shape != (bodies,):
+        raise ValueError(f"mask must have shape ({bodies},), one entry per body: it has {array.shape}")
+    return np.require(array, requirements=["C", "A"])
+
+
+def threads(value: Any) -> Optional[int]:
+    """``None`` (every core) or a thread count from 1 to :data:`MOST_THREADS`."""
+    if value is None:
+        return None
+    try:
+        count = operator.index(value)
+    except TypeError:
+        raise ValueError(f"threads must be an integer or None: {value!r}") from None
+    if not 1 <= count <= MOST_THREADS:
+        raise ValueError(f"threads must be from 1 to {MOST_THREADS} (or None for every core): {count}")
+    return count

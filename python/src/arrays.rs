@@ -1,0 +1,186 @@
+//! numpy arrays in and out: rows of points and rays read from the arrays the Python layer hands
+//! over (native, C-contiguous, of the scene's width: `raysweep/__init__.py` makes them so), every
+//! bad value a `ValueError` naming its row; answers handed to numpy without a copy.
+
+use numpy::ndarray::{Array1, Array2};
+use numpy::{
+    Element, IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use raysweep::nalgebra::{Point, SVector};
+use raysweep::{Ray, Real};
+
+/// The widths a Python scene or grid comes in.
+pub(crate) trait Width: Real + Element + Send + Sync {
+    /// What a missing answer's coordinates are.
+    const NAN: Self;
+    /// What a miss's distance is.
+    const INFINITY: Self;
+}
+
+impl Width for f32 {
+    const NAN: Self = f32::NAN;
+    const INFINITY: Self = f32::INFINITY;
+}
+
+impl Width for f64 {
+    const NAN: Self = f64::NAN;
+    const INFINITY: Self = f64::INFINITY;
+}
+
+/// The values of `array` (`name` in messages) in C order: the Python layer hands over aligned
+/// C-contiguous arrays, and anything else is refused rather than read in another order.
+pub(crate) fn slice<'a, T: Element, D: numpy::ndarray::Dimension>(
+    array: &'a numpy::PyReadonlyArray<'_, T, D>,
+    name: &str,
+) -> PyResult<&'a [T]> {
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{name} is not aligned and C-contiguous"
+        )));
+    }
+    array
+        .as_slice()
+        .map_err(|_| PyValueError::new_err(format!("{name} is not aligned and C-contiguous")))
+}
+
+/// The rows of a two-dimensional array of shape `(n, D)` named `name`, as one slice of `n·D`
+/// values, row after row.
+pub(crate) fn flat<'a, T: Width>(
+    array: &'a PyReadonlyArray2<'_, T>,
+    name: &str,
+    dim: usize,
+) -> PyResult<&'a [T]> {
+    let shape = array.shape();
+    if shape[1] != dim {
+        return Err(PyValueError::new_err(format!(
+            "{name} has shape {shape:?}: expected (n, {dim})"
+        )));
+    }
+    slice(array, name)
+}
+
+/// Row `row` of `flat` as a point of `D` coordinates.
+fn point_at<T: Width, const D: usize>(flat: &[T], row: usize) -> Point<T, D> {
+    Point::from(SVector::<T, D>::from_fn(|i, _| flat[row * D + i]))
+}
+
+/// The points of `array` (shape `(n, D)`), each coordinate finite.
+pub(crate) fn points<T: Width, const D: usize>(
+    array: &PyReadonlyArray2<'_, T>,
+    name: &str,
+) -> PyResult<Vec<Point<T, D>>> {
+    let values = flat(array, name, D)?;
+    finite(values, name, D)?;
+    Ok((0..values.len() / D)
+        .map(|row| point_at(values, row))
+        .collect())
+}
+
+/// The rays of `origins` and `directions` (both of shape `(n, D)`), built as `Ray::new` builds
+/// them (directions normalised; zero and non-finite ones refused).
+pub(crate) fn rays<T: Width, const D: usize>(
+    origins: &PyReadonlyArray2<'_, T>,
+    directions: &PyReadonlyArray2<'_, T>,
+) -> PyResult<Vec<Ray<T, D>>> {
+    let o = flat(origins, "origins", D)?;
+    let d = flat(directions, "directions", D)?;
+    same_rows(o.len() / D, "origins", d.len() / D, "directions")?;
+    (0..o.len() / D)
+        .map(|row| {
+            Ray::new(point_at(o, row), point_at(d, row).coords).map_err(|err| {
+                PyValueError::new_err(format!(
+                    "ray {row} (origins[{row}], directions[{row}]): {err}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `ValueError` unless every value of `values` (rows of `width`) is finite, naming the first
+/// that is not.
+pub(crate) fn finite<T: Width>(values: &[T], name: &str, width: usize) -> PyResult<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(at) => Err(PyValueError::new_err(format!(
+            "{name}[{}, {}] is not finite: {}",
+            at / width,
+            at % width,
+            values[at]
+        ))),
+    }
+}
+
+/// `ValueError` unless two arrays have as many rows.
+pub(crate) fn same_rows(a: usize, a_name: &str, b: usize, b_name: &str) -> PyResult<()> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{a_name} has {a} rows but {b_name} has {b}"
+        )))
+    }
+}
+
+/// The largest distance of each row: one for all, or one per row.
+#[derive(Clone, Copy)]
+pub(crate) enum PerRow<'a, T> {
+    /// The same for every row.
+    All(T),
+    /// Row `i`'s is entry `i`.
+    Each(&'a [T]),
+}
+
+impl<T: Width> PerRow<'_, T> {
+    /// Row `row`'s value.
+    #[inline]
+    pub(crate) fn at(&self, row: usize) -> T {
+        match self {
+            PerRow::All(value) => *value,
+            PerRow::Each(values) => values[row],
+        }
+    }
+}
+
+/// The per-row values `array` holds for `rows` rows (`name` in messages): one entry is one for
+/// all rows; none may be NaN.
+pub(crate) fn per_row<'a, T: Width>(
+    array: &'a PyReadonlyArray1<'_, T>,
+    name: &str,
+    rows: usize,
+) -> PyResult<PerRow<'a, T>> {
+    let values = slice(array, name)?;
+    if let Some(at) = values.iter().position(|v| v.to_wide().is_nan()) {
+        return Err(PyValueError::new_err(format!("{name}[{at}] is NaN")));
+    }
+    if values.len() == 1 {
+        Ok(PerRow::All(values[0]))
+    } else if values.len() == rows {
+        Ok(PerRow::Each(values))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} has {} entries: expected {rows}, one per row",
+            values.len()
+        )))
+    }
+}
+
+/// A one-dimensional answer handed to numpy (it takes the vector: no copy).
+pub(crate) fn column<'py, T: Element>(py: Python<'py>, values: Vec<T>) -> Bound<'py, PyArray1<T>> {
+    Array1::from_vec(values).into_pyarray(py)
+}
+
+/// `rows` rows of `width` values, row after row, handed to numpy as an array of shape
+/// `(rows, width)` (no copy).
+pub(crate) fn table<'py, T: Element>(
+    py: Python<'py>,
+    values: Vec<T>,
+    width: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let rows = values.len() / width.max(1);
+    Array2::from_shape_vec((rows, width), values)
+        .map(|array| array.into_pyarray(py))
+        .map_err(|err| PyValueError::new_err(err.to_string()))
+}

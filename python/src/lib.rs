@@ -1,0 +1,17 @@
+//! raysweep's Python bindings (`raysweep._raysweep`): the crate's scenes on numpy arrays. The
+//! Python package `raysweep` (`python/raysweep/`) is the interface users call: it settles
+//! dtypes, shapes and layouts, then hands native C-contiguous arrays to the classes here, which
+//! run the crate's queries row by row on rayon's threads with the GIL released.
+
+use pyo3::prelude::*;
+
+mod arrays;
+mod rows;
+mod scene;
+mod threads;
+
+#[pymodule]
+fn _raysweep(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<scene::PyScene>()?;
+    Ok(())
+}
