@@ -5,7 +5,11 @@
 
 use pyo3::prelude::*;
 
+#[macro_use]
+mod kinds;
 mod arrays;
+mod grid;
+mod impact;
 mod rows;
 mod scene;
 mod threads;
@@ -13,5 +17,7 @@ mod threads;
 #[pymodule]
 fn _raysweep(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<scene::PyScene>()?;
+    module.add_class::<grid::PyGrid>()?;
+    module.add_function(wrap_pyfunction!(impact::sphere_time_of_impact, module)?)?;
     Ok(())
 }

@@ -24,35 +24,7 @@ enum AnyScene {
     F64x3(Scene<f64, 3>),
 }
 
-/// `$body` with `$s` bound to the scene, whichever its width and dimension.
-macro_rules! on_scene {
-    ($scene:expr, $s:ident => $body:expr) => {
-        match $scene {
-            AnyScene::F32x2($s) => $body,
-            AnyScene::F32x3($s) => $body,
-            AnyScene::F64x2($s) => $body,
-            AnyScene::F64x3($s) => $body,
-        }
-    };
-}
-
-/// `$run::<T, D>($args)` for the width named by `$dtype` and the dimension `$dim`, wrapped in
-/// the matching [`AnyScene`] variant.
-macro_rules! for_kind {
-    ($dtype:expr, $dim:expr, $run:ident($($arg:expr),*)) => {
-        match ($dtype, $dim) {
-            ("float32", 2) => AnyScene::F32x2($run::<f32, 2>($($arg),*)?),
-            ("float32", 3) => AnyScene::F32x3($run::<f32, 3>($($arg),*)?),
-            ("float64", 2) => AnyScene::F64x2($run::<f64, 2>($($arg),*)?),
-            ("float64", 3) => AnyScene::F64x3($run::<f64, 3>($($arg),*)?),
-            (dtype, dim) => {
-                return Err(PyValueError::new_err(format!(
-                    "a scene is float32 or float64, in 2 or 3 dimensions: not {dtype} in {dim}"
-                )))
-            }
-        }
-    };
-}
+kind_names!(AnyScene);
 
 /// The bodies of a scene, in raysweep's id order: spheres, then ellipsoids, then boxes.
 #[pyclass(name = "_Scene", module = "raysweep._raysweep", frozen)]
@@ -516,51 +488,50 @@ impl PyScene {
         ellipsoids: Ellipsoids<'_>,
         boxes: Boxes<'_>,
     ) -> PyResult<Self> {
-        let scene = for_kind!(dtype, dim, build(py, &spheres, &ellipsoids, &boxes));
+        let scene = for_kind!(
+            AnyScene,
+            dtype,
+            dim,
+            build(py, &spheres, &ellipsoids, &boxes)
+        );
         Ok(PyScene { scene })
     }
 
     /// The scene a pickled state holds (from [`PyScene::state`]).
     #[staticmethod]
     fn restore(py: Python<'_>, dtype: &str, dim: usize, state: &[u8]) -> PyResult<Self> {
-        let scene = for_kind!(dtype, dim, restore(py, state));
+        let scene = for_kind!(AnyScene, dtype, dim, restore(py, state));
         Ok(PyScene { scene })
     }
 
     /// The bodies, for pickling: serde's compact binary form of the crate's bodies (each
     /// travels as its constructor's arguments).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = on_scene!(&self.scene, s => postcard::to_allocvec(s.bodies()))
+        let bytes = on_kind!(AnyScene, &self.scene, s => postcard::to_allocvec(s.bodies()))
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     fn __len__(&self) -> usize {
-        on_scene!(&self.scene, s => s.len())
+        on_kind!(AnyScene, &self.scene, s => s.len())
     }
 
     /// The dimension: 2 or 3.
     #[getter]
     fn dim(&self) -> usize {
-        match self.scene {
-            AnyScene::F32x2(_) | AnyScene::F64x2(_) => 2,
-            AnyScene::F32x3(_) | AnyScene::F64x3(_) => 3,
-        }
+        self.scene.dim()
     }
 
     /// The width: "float32" or "float64".
     #[getter]
     fn dtype(&self) -> &'static str {
-        match self.scene {
-            AnyScene::F32x2(_) | AnyScene::F32x3(_) => "float32",
-            AnyScene::F64x2(_) | AnyScene::F64x3(_) => "float64",
-        }
+        self.scene.dtype()
     }
 
     /// The bytes the hierarchy holds.
     #[getter]
     fn hierarchy_bytes(&self) -> usize {
-        on_scene!(&self.scene, s => s.hierarchy_bytes())
+        on_kind!(AnyScene, &self.scene, s => s.hierarchy_bytes())
     }
 
     /// First hits of rays, or of balls of `radius` moving along them: (distance, body, point,
@@ -583,7 +554,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => cast_rays(py, s, &args, radius.as_ref()))
+        on_kind!(AnyScene, &self.scene, s => cast_rays(py, s, &args, radius.as_ref()))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -603,7 +574,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => hits_any(py, s, &args))
+        on_kind!(AnyScene, &self.scene, s => hits_any(py, s, &args))
     }
 
     /// Every body each whole line (or a ball of `radius` moving along it) crosses: (offsets,
@@ -625,7 +596,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => spans(py, s, &args, radius.as_ref()))
+        on_kind!(AnyScene, &self.scene, s => spans(py, s, &args, radius.as_ref()))
     }
 
     /// The bodies containing each point: (offsets, body).
@@ -643,7 +614,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => containing(py, s, &args))
+        on_kind!(AnyScene, &self.scene, s => containing(py, s, &args))
     }
 
     /// The body nearest to each point: (body, signed distance, point, normal).
@@ -662,7 +633,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => nearest(py, s, &args))
+        on_kind!(AnyScene, &self.scene, s => nearest(py, s, &args))
     }
 
     /// The bodies within `distance` of each point: (offsets, body).
@@ -681,6 +652,6 @@ impl PyScene {
             mask,
             threads,
         };
-        on_scene!(&self.scene, s => within(py, s, &args))
+        on_kind!(AnyScene, &self.scene, s => within(py, s, &args))
     }
 }

@@ -1,0 +1,341 @@
+"""``raysweep.Scene``: many bodies, every query over arrays of rays or points."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _arrays
+from ._raysweep import _Scene
+from ._results import Bodies, Hits, Nearest, Spans
+
+
+def _pair(value: Any, name: str, sizes: tuple[int, ...]) -> tuple:
+    """A tuple of one of ``sizes`` lengths: the arrays describing one kind of body."""
+    if not isinstance(value, (tuple, list)) or len(value) not in sizes:
+        shapes = " or ".join(str(s) for s in sizes)
+        raise ValueError(f"{name} must be a tuple of {shapes} arrays")
+    return tuple(value)
+
+
+class Scene:
+    """Spheres, ellipsoids and axis-aligned boxes, with a hierarchy that answers every query
+    exactly as the loop over the bodies would.
+
+    ``spheres = (centers, radii)``, ``ellipsoids = (centers, semi_axes[, rotations])`` and
+    ``boxes = (mins, maxs)``, each optional: centers, semi-axes and bounds of shape ``(n, D)``,
+    radii of shape ``(n,)`` (or one radius for all), rotations of shape ``(n, D, D)`` (local axis
+    ``i`` of ellipsoid ``k`` is ``rotations[k][:, i]``; ``None`` for axis-aligned ellipsoids).
+    Body ids: the spheres ``0..n_s``, then the ellipsoids, then the boxes.
+
+    The width (``float32`` or ``float64``) comes from the arrays' dtype (lists and integers are
+    ``float64``), the dimension (2 or 3) from their last axis; ``dtype`` and ``dim`` set them
+    for a scene without bodies. A bad body raises ``ValueError`` naming its row.
+
+    >>> import numpy as np
+    >>> import raysweep as rs
+    >>> scene = rs.Scene(
+    ...     spheres=(np.array([[0.0, 0.0, 5.0]]), np.array([1.0])),
+    ...     boxes=(np.array([[-1.0, -1.0, 9.0]]), np.array([[1.0, 1.0, 10.0]])),
+    ... )
+    >>> len(scene), scene.dim, scene.dtype
+    (2, 3, dtype('float64'))
+    >>> rs.Scene(spheres=([[0.0, 0.0]], [-1.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: spheres[0]: the radius is negative: -1
+    """
+
+    _inner: _Scene
+
+    def __init__(
+        self,
+        spheres: Optional[tuple] = None,
+        ellipsoids: Optional[tuple] = None,
+        boxes: Optional[tuple] = None,
+        *,
+        dtype: Any = None,
+        dim: Optional[int] = None,
+    ) -> None:
+        spheres = None if spheres is None else _pair(spheres, "spheres", (2,))
+        ellipsoids = None if ellipsoids is None else _pair(ellipsoids, "ellipsoids", (2, 3))
+        boxes = None if boxes is None else _pair(boxes, "boxes", (2,))
+        named: dict[str, Any] = {}
+        for kind, parts, names in (
+            ("spheres", spheres, ("centers", "radii")),
+            ("ellipsoids", ellipsoids, ("centers", "semi_axes", "rotations")),
+            ("boxes", boxes, ("mins", "maxs")),
+        ):
+            for part, name in zip(parts or (), names):
+                named[f"{kind} {name}"] = part
+        default = np.dtype(np.float64)
+        if dtype is not None:
+            default = np.dtype(dtype)
+            if default not in _arrays.WIDTHS.values():
+                raise TypeError(f"raysweep computes in float32 or float64, not {default}")
+            named["dtype"] = np.empty(0, default)
+        width = _arrays.common_width(named, default)
+        dims = {
+            np.shape(v)[-1]
+            for k, v in named.items()
+            if k.endswith(("centers", "mins")) and np.ndim(v) == 2
+        }
+        if dim is not None:
+            dims.add(dim)
+        if len(dims) > 1:
+            raise ValueError(f"bodies of different dimensions in one scene: {sorted(dims)}")
+        self_dim = dims.pop() if dims else 3
+        if self_dim not in (2, 3):
+            raise ValueError(f"a scene is in 2 or 3 dimensions, not {self_dim}")
+
+        def rows(value: Any, name: str) -> np.ndarray:
+            return _arrays.rows(value, width, self_dim, name)
+
+        args: dict[str, Any] = {}
+        if spheres is not None:
+            centers = rows(spheres[0], "sphere centers")
+            radii = spheres[1]
+            if np.ndim(radii) == 0:
+                radii = np.full(len(centers), _arrays.per_row(radii, width, "sphere radii")[0])
+            args["spheres"] = (centers, _arrays.column(radii, width, "sphere radii"))
+        if ellipsoids is not None:
+            rotations = ellipsoids[2] if len(ellipsoids) == 3 else None
+            if rotations is not None:
+                rotations = _arrays.as_array(rotations, width, "ellipsoid rotations")
+                if rotations.ndim != 3 or rotations.shape[1:] != (self_dim, self_dim):
+                    raise ValueError(
+                        f"ellipsoid rotations must have shape (n, {self_dim}, {self_dim}): "
+                        f"they have {rotations.shape}"
+                    )
+            args["ellipsoids"] = (
+                rows(ellipsoids[0], "ellipsoid centers"),
+                rows(ellipsoids[1], "ellipsoid semi_axes"),
+                rotations,
+            )
+        if boxes is not None:
+            args["boxes"] = (rows(boxes[0], "box mins"), rows(boxes[1], "box maxs"))
+        self._inner = _Scene(width.name, self_dim, **args)
+
+    @classmethod
+    def _wrap(cls, inner: _Scene) -> "Scene":
+        scene = cls.__new__(cls)
+        scene._inner = inner
+        return scene
+
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __repr__(self) -> str:
+        return f"raysweep.Scene({len(self)} bodies, dim={self.dim}, dtype={self.dtype.name})"
+
+    def __reduce__(self) -> tuple:
+        return (_restore_scene, (self.dtype.name, self.dim, self._inner.state()))
+
+    @property
+    def dim(self) -> int:
+        """The dimension: 2 or 3."""
+        return self._inner.dim
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The width: ``float32`` or ``float64``."""
+        return np.dtype(self._inner.dtype)
+
+    @property
+    def hierarchy_bytes(self) -> int:
+        """The memory the scene's hierarchy holds, beyond its bodies, in bytes."""
+        return self._inner.hierarchy_bytes
+
+    def _rays(self, origins: Any, directions: Any) -> tuple[np.ndarray, np.ndarray]:
+        _arrays.common_width({"origins": origins, "directions": directions}, self.dtype)
+        return (
+            _arrays.rows(origins, self.dtype, self.dim, "origins"),
+            _arrays.rows(directions, self.dtype, self.dim, "directions"),
+        )
+
+    def _points(self, points: Any) -> np.ndarray:
+        return _arrays.rows(points, self.dtype, self.dim, "points")
+
+    def cast_rays(
+        self,
+        origins: Any,
+        directions: Any,
+        max_distance: Any = np.inf,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Hits:
+        """The first body each ray hits within ``max_distance`` (a scalar or one per ray).
+
+        Directions need not be unit; distances are along the unit direction. A ray starting
+        inside a body hits it at distance 0.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 5.0], [0.0, 0.0, 9.0]]), np.ones(2)))
+        >>> hits = scene.cast_rays(np.zeros((2, 3)), np.array([[0.0, 0.0, 2.0], [1.0, 0.0, 0.0]]))
+        >>> hits.distance.tolist(), hits.body.tolist()
+        ([4.0, inf], [0, -1])
+        >>> hits.point[0].tolist(), hits.normal[0].tolist()
+        ([0.0, 0.0, 4.0], [0.0, 0.0, -1.0])
+        """
+        o, d = self._rays(origins, directions)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.cast_rays(o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Hits(*found)
+
+    def cast_spheres(
+        self,
+        origins: Any,
+        directions: Any,
+        radius: Any,
+        max_distance: Any = np.inf,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Hits:
+        """The first body a ball of ``radius`` (a scalar or one per row), its centre moving from
+        each origin along each direction, touches within ``max_distance``: the distance its centre
+        travels, and the contact point and normal on the body.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(boxes=(np.array([[-1.0, -1.0, 5.0]]), np.array([[1.0, 1.0, 6.0]])))
+        >>> scene.cast_spheres(np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]), 0.5).distance.tolist()
+        [4.5]
+        """
+        o, d = self._rays(origins, directions)
+        r = _arrays.per_row(radius, self.dtype, "radius")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.cast_rays(
+            o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r
+        )
+        return Hits(*found)
+
+    def hits_any(
+        self,
+        origins: Any,
+        directions: Any,
+        max_distance: Any = np.inf,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> np.ndarray:
+        """Whether each ray hits any body within ``max_distance`` (shadow and visibility rays):
+        a boolean array, faster than :meth:`cast_rays` where the nearest body does not matter.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 5.0]]), np.ones(1)))
+        >>> scene.hits_any(np.zeros((2, 3)), np.eye(3)[[2, 0]], max_distance=10.0).tolist()
+        [True, False]
+        """
+        o, d = self._rays(origins, directions)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        return self._inner.hits_any(o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+
+    def ray_spans(
+        self,
+        origins: Any,
+        directions: Any,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Spans:
+        """Every body each whole line (both ways from the origin) crosses, with where it enters
+        and leaves it, in CSR form (chord lengths: ``exit - enter``).
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 5.0], [0.0, 0.0, -5.0]]), np.array([1.0, 2.0])))
+        >>> spans = scene.ray_spans(np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]))
+        >>> spans.offsets.tolist(), spans.body.tolist(), spans.enter.tolist(), spans.exit.tolist()
+        ([0, 2], [1, 0], [-7.0, 4.0], [-3.0, 6.0])
+        """
+        o, d = self._rays(origins, directions)
+        found = self._inner.spans(o, d, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Spans(*found)
+
+    def sphere_spans(
+        self,
+        origins: Any,
+        directions: Any,
+        radius: Any,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Spans:
+        """Every body a ball of ``radius`` moving along each whole line touches, with where its
+        centre starts and stops touching it, in CSR form.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 5.0]]), np.ones(1)))
+        >>> spans = scene.sphere_spans(np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]), 1.0)
+        >>> spans.enter.tolist(), spans.exit.tolist()
+        ([3.0], [7.0])
+        """
+        o, d = self._rays(origins, directions)
+        r = _arrays.per_row(radius, self.dtype, "radius")
+        found = self._inner.spans(o, d, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r)
+        return Spans(*found)
+
+    def containing(self, points: Any, mask: Any = None, threads: Optional[int] = None) -> Bodies:
+        """The bodies containing each point (boundaries included), in CSR form.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0], [1.0, 0.0]]), np.ones(2)))
+        >>> found = scene.containing(np.array([[0.5, 0.0], [3.0, 0.0]]))
+        >>> found.offsets.tolist(), found.body.tolist()
+        ([0, 2, 2], [0, 1])
+        """
+        p = self._points(points)
+        found = self._inner.containing(p, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Bodies(*found)
+
+    def nearest(
+        self,
+        points: Any,
+        max_distance: Any = np.inf,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Nearest:
+        """The body nearest to each point (the smallest signed distance, negative inside: a point
+        inside several bodies gets the one it is deepest in), among those whose signed distance is
+        at most ``max_distance``; the lowest id on ties.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0]]), np.ones(2)))
+        >>> near = scene.nearest(np.array([[3.0, 0.0, 0.0], [0.5, 0.0, 0.0]]))
+        >>> near.body.tolist(), near.signed_distance.tolist()
+        ([1, 0], [1.0, -0.5])
+        """
+        p = self._points(points)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.nearest(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Nearest(*found)
+
+    def within(
+        self,
+        points: Any,
+        distance: Any,
+        mask: Any = None,
+        threads: Optional[int] = None,
+    ) -> Bodies:
+        """The bodies whose signed distance from each point is at most ``distance`` (a scalar or
+        one per point; 0: the bodies containing it; negative: those it is at least that deep in),
+        in CSR form, increasing ids.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=(np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 0.0], [9.0, 0.0, 0.0]]), np.ones(3)))
+        >>> scene.within(np.array([[0.5, 0.0, 0.0]]), 1.5).body.tolist()
+        [0, 1]
+        """
+        p = self._points(points)
+        reach = _arrays.per_row(distance, self.dtype, "distance")
+        found = self._inner.within(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Bodies(*found)
+
+
+def _restore_scene(dtype: str, dim: int, state: bytes) -> Scene:
+    """The scene a pickle holds: its bodies, with the hierarchy rebuilt."""
+    return Scene._wrap(_Scene.restore(dtype, dim, state))
