@@ -105,7 +105,8 @@ def test_pickle_round_trip(dtype, dim):
 
 
 def test_dask_cluster_gives_the_same_bits():
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     scene = world(n=2000)
     rng = np.random.default_rng(15)
     chunks = [(rng.uniform(-2, 42, (500, 3)), rng.standard_normal((500, 3))) for _ in range(4)]

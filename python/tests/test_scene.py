@@ -181,3 +181,45 @@ def test_many_bodies_equal_the_loop():
     for m in (None, mask):
         for got, want in zip(scene.cast_rays(o, d, mask=m), first_over(singles, lambda s: s.cast_rays(o, d), m)):
             assert_same(got, np.asarray(want))
+
+
+def _property_scene(data, dtype, dim):
+    """A small scene drawn by hypothesis: balls and boxes on a coarse lattice of coordinates
+    (so faces are shared and rays run in them), and rays from lattice points."""
+    from hypothesis import strategies as st
+
+    coordinate = st.integers(-4, 4).map(lambda k: k / 2)
+    point = st.lists(coordinate, min_size=dim, max_size=dim)
+    balls = data.draw(st.lists(st.tuples(point, st.integers(0, 4).map(lambda k: k / 2)), max_size=6))
+    boxes = data.draw(st.lists(st.tuples(point, st.lists(st.integers(0, 3).map(lambda k: k / 2), min_size=dim, max_size=dim)), max_size=6))
+    from conftest import Bodies
+
+    bodies = Bodies(dtype, dim)
+    bodies.spheres = [(np.array(c), r) for c, r in balls]
+    bodies.boxes = [(np.array(lo), np.array(lo) + np.array(size)) for lo, size in boxes]
+    origins = np.array(data.draw(st.lists(point, min_size=1, max_size=8)), float)
+    directions = np.array(data.draw(st.lists(st.lists(st.integers(-2, 2), min_size=dim, max_size=dim).filter(any), min_size=len(origins), max_size=len(origins))), float)
+    return bodies, origins.astype(dtype), directions.astype(dtype)
+
+
+def test_property_scene_equals_the_loop():
+    """Hypothesis: any small scene on a lattice answers first hits, spans and nearest bodies as the
+    loop over its bodies does."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data(), st.sampled_from([np.float32, np.float64]), st.sampled_from([2, 3]))
+    def check(data, dtype, dim):
+        bodies, o, d = _property_scene(data, dtype, dim)
+        if len(bodies) == 0:
+            return
+        scene, singles = bodies.scene(), bodies.singles()
+        for got, want in zip(scene.cast_rays(o, d), first_over(singles, lambda s: s.cast_rays(o, d))):
+            assert_same(got, np.asarray(want))
+        near = scene.nearest(o)
+        each = [s.nearest(o) for s in singles]
+        distances = np.array([n.signed_distance for n in each])
+        assert near.body.tolist() == np.argmin(distances, axis=0).tolist()
+
+    check()
