@@ -94,7 +94,14 @@ class Grid:
         threads: Optional[int] = None,
     ) -> Walk:
         """The cells each ray crosses within ``max_distance``, in order, with where it enters and
-        leaves each, in CSR form (see the class's example).
+        leaves each, in CSR form. A line through a corner passes from cell to cell there.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> grid = rs.Grid([0.0, 0.0], [1.0, 1.0], [3, 3])
+        >>> walk = grid.walk(np.array([[-1.0, -1.0]]), np.array([[1.0, 1.0]]))
+        >>> walk.offsets.tolist(), walk.cell.tolist()
+        ([0, 3], [[0, 0], [1, 1], [2, 2]])
         """
         o, d, reach = self._args(origins, directions, max_distance)
         return Walk(*self._inner.walk(o, d, reach, _arrays.threads(threads)))

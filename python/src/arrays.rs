@@ -79,24 +79,65 @@ pub(crate) fn points<T: Width, const D: usize>(
         .collect())
 }
 
-/// The rays of `origins` and `directions` (both of shape `(n, D)`), built as `Ray::new` builds
-/// them (directions normalised; zero and non-finite ones refused).
-pub(crate) fn rays<T: Width, const D: usize>(
-    origins: &PyReadonlyArray2<'_, T>,
-    directions: &PyReadonlyArray2<'_, T>,
-) -> PyResult<Vec<Ray<T, D>>> {
-    let o = flat(origins, "origins", D)?;
-    let d = flat(directions, "directions", D)?;
-    same_rows(o.len() / D, "origins", d.len() / D, "directions")?;
-    (0..o.len() / D)
-        .map(|row| {
-            Ray::new(point_at(o, row), point_at(d, row).coords).map_err(|err| {
-                PyValueError::new_err(format!(
-                    "ray {row} (origins[{row}], directions[{row}]): {err}"
-                ))
-            })
+/// A ray `Ray::new` refused, met by a query on some thread: [`Rays::first_error`] names the first.
+pub(crate) struct Refused;
+
+/// The rays of `origins` and `directions` (both of shape `(n, D)`), each built where a query
+/// needs it, as `Ray::new` builds it (direction normalised; zero and non-finite ones refused), so
+/// that no array of rays is stored and the building runs on the query's threads.
+pub(crate) struct Rays<'a, T, const D: usize> {
+    origins: &'a [T],
+    directions: &'a [T],
+}
+
+impl<'a, T: Width, const D: usize> Rays<'a, T, D> {
+    /// The rays of the two arrays, checked for their shapes.
+    pub(crate) fn new(
+        origins: &'a PyReadonlyArray2<'_, T>,
+        directions: &'a PyReadonlyArray2<'_, T>,
+    ) -> PyResult<Self> {
+        let o = flat(origins, "origins", D)?;
+        let d = flat(directions, "directions", D)?;
+        same_rows(o.len() / D, "origins", d.len() / D, "directions")?;
+        Ok(Rays {
+            origins: o,
+            directions: d,
         })
-        .collect()
+    }
+
+    /// How many rays.
+    pub(crate) fn len(&self) -> usize {
+        self.origins.len() / D
+    }
+
+    /// Ray `row`, or [`Refused`] where `Ray::new` refuses it.
+    #[inline]
+    pub(crate) fn get(&self, row: usize) -> Result<Ray<T, D>, Refused> {
+        Ray::new(
+            point_at(self.origins, row),
+            point_at(self.directions, row).coords,
+        )
+        .map_err(|_| Refused)
+    }
+
+    /// The `ValueError` of the first ray `Ray::new` refuses, naming its row and why (what a
+    /// query that met a [`Refused`] ray raises).
+    pub(crate) fn first_error(&self, _: Refused) -> PyErr {
+        (0..self.len())
+            .find_map(|row| {
+                Ray::<T, D>::new(
+                    point_at(self.origins, row),
+                    point_at(self.directions, row).coords,
+                )
+                .err()
+                .map(|err| {
+                    PyValueError::new_err(format!(
+                        "ray {row} (origins[{row}], directions[{row}]): {err}"
+                    ))
+                })
+            })
+            .unwrap_or_else(|| PyValueError::new_err("a ray was refused"))
+    }
 }
 
 /// `ValueError` unless every value of `values` (rows of `width`) is finite, naming the first

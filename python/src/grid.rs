@@ -11,9 +11,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
-use raysweep::{Grid, GridCell, Ray};
+use raysweep::{Grid, GridCell};
 
-use crate::arrays::{PerRow, Width, column, per_row, rays, slice, table};
+use crate::arrays::{PerRow, Rays, Refused, Width, column, per_row, slice, table};
 use crate::rows::{each, ragged};
 use crate::threads::on_threads;
 
@@ -84,11 +84,11 @@ fn flat<const D: usize>(cells: &[usize; D], index: &[usize; D]) -> usize {
 
 /// The rays and their largest distances, from the arrays Python passed.
 fn read_rays<'a, T: Width, const D: usize>(
-    origins: &PyReadonlyArray2<'_, T>,
-    directions: &PyReadonlyArray2<'_, T>,
+    origins: &'a PyReadonlyArray2<'_, T>,
+    directions: &'a PyReadonlyArray2<'_, T>,
     max_distance: &'a PyReadonlyArray1<'_, T>,
-) -> PyResult<(Vec<Ray<T, D>>, PerRow<'a, T>)> {
-    let rays = rays::<T, D>(origins, directions)?;
+) -> PyResult<(Rays<'a, T, D>, PerRow<'a, T>)> {
+    let rays = Rays::new(origins, directions)?;
     let reach = per_row(max_distance, "max_distance", rays.len())?;
     Ok((rays, reach))
 }
@@ -111,14 +111,17 @@ fn walk<T: Width, const D: usize>(grid: &Grid<T, D>, args: &Walks<'_>) -> PyResu
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
     let threads = args.threads;
-    let (offsets, cells): (Vec<i64>, Vec<GridCell<T, D>>) = py.detach(|| {
-        on_threads(threads, || {
-            ragged(rays.len(), |row, out| {
-                out.clear();
-                out.extend(grid.walk(&rays[row], reach.at(row)));
+    let (offsets, cells): (Vec<i64>, Vec<GridCell<T, D>>) = py
+        .detach(|| {
+            on_threads(threads, || {
+                ragged(rays.len(), |row, out| {
+                    out.clear();
+                    out.extend(grid.walk(&rays.get(row)?, reach.at(row)));
+                    Ok(())
+                })
             })
-        })
-    })?;
+        })?
+        .map_err(|e| rays.first_error(e))?;
     let index = cells
         .iter()
         .flat_map(|c| c.index.map(|i| i as i64))
@@ -157,16 +160,18 @@ fn project<T: Width, const D: usize>(
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
     let threads = args.threads;
-    let sums = py.detach(|| {
-        on_threads(threads, || {
-            each(rays.len(), |row| {
-                grid.walk(&rays[row], reach.at(row))
-                    .fold(T::zero(), |sum, c| {
+    let sums = py
+        .detach(|| {
+            on_threads(threads, || {
+                each(rays.len(), |row| {
+                    let walk = grid.walk(&rays.get(row)?, reach.at(row));
+                    Ok(walk.fold(T::zero(), |sum, c| {
                         sum + values[flat(&cells, &c.index)] * (c.exit - c.enter)
-                    })
+                    }))
+                })
             })
-        })
-    })?;
+        })?
+        .map_err(|e| rays.first_error(e))?;
     column(py, sums).into_py_any(py)
 }
 
@@ -203,26 +208,29 @@ fn backproject<T: Width, const D: usize>(
         )));
     }
     let threads = args.threads;
-    let volume = py.detach(|| {
-        on_threads(threads, || {
-            let mut volume = vec![T::zero(); total];
-            for start in (0..rays.len()).step_by(BLOCK) {
-                let block = start..rays.len().min(start + BLOCK);
-                let crossed: Vec<Vec<(usize, T)>> = block
-                    .into_par_iter()
-                    .map(|row| {
-                        grid.walk(&rays[row], reach.at(row))
-                            .map(|c| (flat(&cells, &c.index), values[row] * (c.exit - c.enter)))
-                            .collect()
-                    })
-                    .collect();
-                for (cell, add) in crossed.into_iter().flatten() {
-                    volume[cell] += add;
+    let volume = py
+        .detach(|| {
+            on_threads(threads, || {
+                let mut volume = vec![T::zero(); total];
+                for start in (0..rays.len()).step_by(BLOCK) {
+                    let block = start..rays.len().min(start + BLOCK);
+                    let crossed: Vec<Vec<(usize, T)>> = block
+                        .into_par_iter()
+                        .map(|row| {
+                            Ok(grid
+                                .walk(&rays.get(row)?, reach.at(row))
+                                .map(|c| (flat(&cells, &c.index), values[row] * (c.exit - c.enter)))
+                                .collect())
+                        })
+                        .collect::<Result<_, Refused>>()?;
+                    for (cell, add) in crossed.into_iter().flatten() {
+                        volume[cell] += add;
+                    }
                 }
-            }
-            volume
-        })
-    })?;
+                Ok(volume)
+            })
+        })?
+        .map_err(|e| rays.first_error(e))?;
     let array = ArrayD::from_shape_vec(IxDyn(&cells), volume)
         .map_err(|err| PyValueError::new_err(err.to_string()))?;
     array.into_pyarray(py).into_py_any(py)
@@ -240,17 +248,20 @@ fn matrix<T: Width, const D: usize>(grid: &Grid<T, D>, args: &Walks<'_>) -> PyRe
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
     let threads = args.threads;
-    let (offsets, entries): (Vec<i64>, Vec<(i64, T)>) = py.detach(|| {
-        on_threads(threads, || {
-            ragged(rays.len(), |row, out| {
-                out.clear();
-                out.extend(
-                    grid.walk(&rays[row], reach.at(row))
-                        .map(|c| (flat(&cells, &c.index) as i64, c.exit - c.enter)),
-                );
+    let (offsets, entries): (Vec<i64>, Vec<(i64, T)>) = py
+        .detach(|| {
+            on_threads(threads, || {
+                ragged(rays.len(), |row, out| {
+                    out.clear();
+                    out.extend(
+                        grid.walk(&rays.get(row)?, reach.at(row))
+                            .map(|c| (flat(&cells, &c.index) as i64, c.exit - c.enter)),
+                    );
+                    Ok(())
+                })
             })
-        })
-    })?;
+        })?
+        .map_err(|e| rays.first_error(e))?;
     let (index, length): (Vec<i64>, Vec<T>) = entries.into_iter().unzip();
     (column(py, offsets), column(py, index), column(py, length)).into_py_any(py)
 }

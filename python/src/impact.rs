@@ -8,8 +8,10 @@ use pyo3::prelude::*;
 use raysweep::Sphere;
 use raysweep::nalgebra::{Point, SVector};
 
+use core::convert::Infallible;
+
 use crate::arrays::{Width, column, per_row, points, same_rows, slice, table};
-use crate::rows::each;
+use crate::rows::columns;
 use crate::threads::on_threads;
 
 /// The balls of rows of centres and radii, named `{prefix}centers` and `{prefix}radii` in
@@ -60,32 +62,18 @@ fn impacts<T: Width, const D: usize>(
     let max_time = per_row(&max_time, "max_time", ours.len())?;
     let found = py.detach(|| {
         on_threads(threads, || {
-            each(ours.len(), |row| {
-                ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row))
+            columns(ours.len(), |row| {
+                let impact =
+                    ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row));
+                Ok::<_, Infallible>(impact.map(|i| (row, i.time, i.point, i.normal)))
             })
         })
     })?;
-    let mut time = Vec::with_capacity(found.len());
-    let mut point = Vec::with_capacity(found.len() * D);
-    let mut normal = Vec::with_capacity(found.len() * D);
-    for impact in &found {
-        match impact {
-            Some(i) => {
-                time.push(i.time);
-                point.extend_from_slice(i.point.coords.as_slice());
-                normal.extend_from_slice(i.normal.as_slice());
-            }
-            None => {
-                time.push(T::INFINITY);
-                point.extend([T::NAN; D]);
-                normal.extend([T::NAN; D]);
-            }
-        }
-    }
+    let Ok(found) = found;
     (
-        column(py, time),
-        table(py, point, D)?,
-        table(py, normal, D)?,
+        column(py, found.value),
+        table(py, found.point, D)?,
+        table(py, found.normal, D)?,
     )
         .into_py_any(py)
 }

@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 #[macro_use]
 mod kinds;
 mod arrays;
+#[macro_use]
+mod bodies;
 mod grid;
 mod impact;
 mod rows;

@@ -1,13 +1,21 @@
 //! Answers computed row by row on the current rayon pool, in row order whatever the threads:
-//! one answer per row, or several (ragged, gathered in CSR form).
+//! one answer per row, or several (ragged, gathered in CSR form). A row may fail (a ray `Ray::new`
+//! refuses); then the query gives that row's error (some failing row's: the caller names the
+//! first). Rows that cannot fail take `E = Infallible`.
 
 use rayon::prelude::*;
+use raysweep::nalgebra::{Point, SVector, Unit};
+
+use crate::arrays::Width;
 
 /// Rows handed to a thread at a time.
 const BLOCK: usize = 256;
 
-/// `answer(row)` for every row, in order.
-pub(crate) fn each<A: Send>(rows: usize, answer: impl Fn(usize) -> A + Sync + Send) -> Vec<A> {
+/// `answer(row)` for every row, in order, or a failing row's error.
+pub(crate) fn each<A: Send, E: Send>(
+    rows: usize,
+    answer: impl Fn(usize) -> Result<A, E> + Sync + Send,
+) -> Result<Vec<A>, E> {
     (0..rows)
         .into_par_iter()
         .with_min_len(BLOCK / 4)
@@ -15,27 +23,27 @@ pub(crate) fn each<A: Send>(rows: usize, answer: impl Fn(usize) -> A + Sync + Se
         .collect()
 }
 
-/// Several answers per row: `fill(row, answers)` clears `answers` and puts row `row`'s in it.
-/// Returns the CSR offsets (`rows + 1` of them: row `i`'s answers are entries
-/// `offsets[i]..offsets[i + 1]`) and every row's answers, row after row.
-pub(crate) fn ragged<E: Send>(
+/// Several answers per row: `fill(row, answers)` clears `answers` and puts row `row`'s in it
+/// (or fails). Returns the CSR offsets (`rows + 1` of them: row `i`'s answers are
+/// entries `offsets[i]..offsets[i + 1]`) and every row's answers, row after row.
+pub(crate) fn ragged<A: Send, E: Send>(
     rows: usize,
-    fill: impl Fn(usize, &mut Vec<E>) + Sync + Send,
-) -> (Vec<i64>, Vec<E>) {
-    let blocks: Vec<(Vec<usize>, Vec<E>)> = (0..rows.div_ceil(BLOCK))
+    fill: impl Fn(usize, &mut Vec<A>) -> Result<(), E> + Sync + Send,
+) -> Result<(Vec<i64>, Vec<A>), E> {
+    let blocks: Vec<(Vec<usize>, Vec<A>)> = (0..rows.div_ceil(BLOCK))
         .into_par_iter()
         .map(|block| {
             let mut counts = Vec::with_capacity(BLOCK);
             let mut answers = Vec::new();
             let mut row_answers = Vec::new();
             for row in block * BLOCK..rows.min((block + 1) * BLOCK) {
-                fill(row, &mut row_answers);
+                fill(row, &mut row_answers)?;
                 counts.push(row_answers.len());
                 answers.append(&mut row_answers);
             }
-            (counts, answers)
+            Ok((counts, answers))
         })
-        .collect();
+        .collect::<Result<_, E>>()?;
     let total = blocks.iter().map(|(_, answers)| answers.len()).sum();
     let mut offsets = Vec::with_capacity(rows + 1);
     let mut all = Vec::with_capacity(total);
@@ -48,5 +56,49 @@ pub(crate) fn ragged<E: Send>(
         }
         all.append(&mut answers);
     }
-    (offsets, all)
+    Ok((offsets, all))
+}
+
+/// The answers of a query with one answer of fixed size per row, in columns: an id, a value, a
+/// point and a normal (`D` values each for the last two). A row without an answer keeps the
+/// miss: id -1, value `+∞`, point and normal NaN.
+pub(crate) struct Columns<T> {
+    pub(crate) id: Vec<i64>,
+    pub(crate) value: Vec<T>,
+    pub(crate) point: Vec<T>,
+    pub(crate) normal: Vec<T>,
+}
+
+/// A row's answer for [`columns`]: id, value, point, normal.
+pub(crate) type Answer<T, const D: usize> = (usize, T, Point<T, D>, Unit<SVector<T, D>>);
+
+/// `answer(row)` for every row, written straight into [`Columns`] by each thread (no answers
+/// gathered first), or a failing row's error.
+pub(crate) fn columns<T: Width, const D: usize, E: Send>(
+    rows: usize,
+    answer: impl Fn(usize) -> Result<Option<Answer<T, D>>, E> + Sync + Send,
+) -> Result<Columns<T>, E> {
+    let mut c = Columns {
+        id: vec![-1; rows],
+        value: vec![T::INFINITY; rows],
+        point: vec![T::NAN; rows * D],
+        normal: vec![T::NAN; rows * D],
+    };
+    c.id.par_chunks_mut(BLOCK)
+        .zip(c.value.par_chunks_mut(BLOCK))
+        .zip(c.point.par_chunks_mut(BLOCK * D))
+        .zip(c.normal.par_chunks_mut(BLOCK * D))
+        .enumerate()
+        .try_for_each(|(block, (((id, value), point), normal))| {
+            for i in 0..id.len() {
+                if let Some((which, v, p, n)) = answer(block * BLOCK + i)? {
+                    id[i] = which as i64;
+                    value[i] = v;
+                    point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
+                    normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+                }
+            }
+            Ok(())
+        })?;
+    Ok(c)
 }

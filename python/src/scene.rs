@@ -10,21 +10,36 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use raysweep::nalgebra::Point;
 use raysweep::nalgebra::{Rotation, SMatrix};
-use raysweep::{Aabb, Body, BodySpan, Ellipsoid, Ray, Scene, Sphere};
+use raysweep::{Aabb, Body, BodySpan, Cast, Ellipsoid, PointQuery, Scene, Sphere};
 
-use crate::arrays::{PerRow, Width, column, per_row, points, rays, same_rows, slice, table};
-use crate::rows::{each, ragged};
+use core::convert::Infallible;
+
+use crate::arrays::{PerRow, Rays, Width, column, per_row, points, same_rows, slice, table};
+use crate::bodies::Bodies;
+use crate::rows::{columns, each, ragged};
 use crate::threads::on_threads;
 
 /// A scene in one of the widths and dimensions Python gets.
 enum AnyScene {
-    F32x2(Scene<f32, 2>),
-    F32x3(Scene<f32, 3>),
-    F64x2(Scene<f64, 2>),
-    F64x3(Scene<f64, 3>),
+    F32x2(Bodies<f32, 2>),
+    F32x3(Bodies<f32, 3>),
+    F64x2(Bodies<f64, 2>),
+    F64x3(Bodies<f64, 3>),
+}
+
+/// `$body` with `$s` bound to the crate's scene inside `$scene` (an [`AnyScene`]).
+macro_rules! on_scene {
+    ($scene:expr, $s:ident => $body:expr) => {
+        on_kind!(AnyScene, $scene, bodies => on_bodies!(bodies, $s => $body))
+    };
 }
 
 kind_names!(AnyScene);
+
+/// What a scene's bodies answer: casts and point queries, shared across threads.
+trait Solid<T: Width, const D: usize>: Cast<T, D> + PointQuery<T, D> + Sync {}
+
+impl<T: Width, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync> Solid<T, D> for S {}
 
 /// The bodies of a scene, in raysweep's id order: spheres, then ellipsoids, then boxes.
 #[pyclass(name = "_Scene", module = "raysweep._raysweep", frozen)]
@@ -137,19 +152,19 @@ fn build<T: Width, const D: usize>(
     spheres: &Spheres<'_>,
     ellipsoids: &Ellipsoids<'_>,
     boxes: &Boxes<'_>,
-) -> PyResult<Scene<T, D>> {
+) -> PyResult<Bodies<T, D>> {
     let bodies = bodies::<T, D>(spheres, ellipsoids, boxes)?;
-    Ok(py.detach(|| Scene::new(bodies)))
+    Ok(py.detach(|| Bodies::new(bodies)))
 }
 
 /// A scene of the bodies a pickled state holds (see [`PyScene::state`]).
-fn restore<T: Width, const D: usize>(py: Python<'_>, state: &[u8]) -> PyResult<Scene<T, D>>
+fn restore<T: Width, const D: usize>(py: Python<'_>, state: &[u8]) -> PyResult<Bodies<T, D>>
 where
     Body<T, D>: serde::de::DeserializeOwned,
 {
     let bodies: Vec<Body<T, D>> = postcard::from_bytes(state)
         .map_err(|err| PyValueError::new_err(format!("not a pickled raysweep scene: {err}")))?;
-    Ok(py.detach(|| Scene::new(bodies)))
+    Ok(py.detach(|| Bodies::new(bodies)))
 }
 
 /// The mask over a scene's bodies, checked for its length.
@@ -190,41 +205,6 @@ fn lengths<'a, T: Width>(
         )));
     }
     Ok(values)
-}
-
-/// The first hits, as columns: distance, body, point, normal (misses: `inf`, -1, NaN, NaN).
-fn hit_columns<T: Width, const D: usize>(
-    py: Python<'_>,
-    hits: Vec<Option<raysweep::BodyHit<T, D>>>,
-) -> PyResult<Py<PyAny>> {
-    let nan = T::NAN;
-    let mut distance = Vec::with_capacity(hits.len());
-    let mut body = Vec::with_capacity(hits.len());
-    let mut point = Vec::with_capacity(hits.len() * D);
-    let mut normal = Vec::with_capacity(hits.len() * D);
-    for hit in &hits {
-        match hit {
-            Some(h) => {
-                distance.push(h.hit.distance);
-                body.push(h.body as i64);
-                point.extend_from_slice(h.hit.point.coords.as_slice());
-                normal.extend_from_slice(h.hit.normal.as_slice());
-            }
-            None => {
-                distance.push(T::INFINITY);
-                body.push(-1);
-                point.extend([nan; D]);
-                normal.extend([nan; D]);
-            }
-        }
-    }
-    (
-        column(py, distance),
-        column(py, body),
-        table(py, point, D)?,
-        table(py, normal, D)?,
-    )
-        .into_py_any(py)
 }
 
 /// Spans in CSR form, as columns: offsets, body, enter, exit.
@@ -282,9 +262,9 @@ impl<'py> QueryArgs<'py> {
 
 impl<T: Width> Read<'_, T> {
     /// The rays of a ray query.
-    fn rays<const D: usize>(&self) -> PyResult<Vec<Ray<T, D>>> {
+    fn rays<const D: usize>(&self) -> PyResult<Rays<'_, T, D>> {
         match &self.directions {
-            Some(directions) => rays::<T, D>(&self.rows, directions),
+            Some(directions) => Rays::new(&self.rows, directions),
             None => Err(PyValueError::new_err("a ray query needs directions")),
         }
     }
@@ -317,9 +297,9 @@ fn radii<'a, T: Width>(
     lengths(radius, "radius", rows, false)
 }
 
-fn cast_rays<T: Width, const D: usize>(
+fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
     radius: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -330,20 +310,34 @@ fn cast_rays<T: Width, const D: usize>(
     let keep = read.keep(scene.len())?;
     let radius: Option<PyReadonlyArray1<T>> = radius.map(|r| r.extract()).transpose()?;
     let radius = radius.as_ref().map(|r| radii(r, rays.len())).transpose()?;
-    let hits = py.detach(|| {
-        on_threads(threads, || {
-            each(rays.len(), |row| match radius {
-                None => scene.cast_ray_filtered(&rays[row], reach.at(row), &keep),
-                Some(r) => scene.cast_sphere_filtered(&rays[row], r.at(row), reach.at(row), &keep),
+    let hits = py
+        .detach(|| {
+            on_threads(threads, || {
+                columns(rays.len(), |row| {
+                    let ray = rays.get(row)?;
+                    let hit = match radius {
+                        None => scene.cast_ray_filtered(&ray, reach.at(row), &keep),
+                        Some(r) => {
+                            scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), &keep)
+                        }
+                    };
+                    Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
+                })
             })
-        })
-    })?;
-    hit_columns(py, hits)
+        })?
+        .map_err(|e| rays.first_error(e))?;
+    (
+        column(py, hits.value),
+        column(py, hits.id),
+        table(py, hits.point, D)?,
+        table(py, hits.normal, D)?,
+    )
+        .into_py_any(py)
 }
 
-fn hits_any<T: Width, const D: usize>(
+fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
     let read = args.read::<T>()?;
@@ -354,16 +348,16 @@ fn hits_any<T: Width, const D: usize>(
     let any = py.detach(|| {
         on_threads(threads, || {
             each(rays.len(), |row| {
-                scene.hits_any_filtered(&rays[row], reach.at(row), &keep)
+                Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), &keep))
             })
         })
     })?;
-    column(py, any).into_py_any(py)
+    column(py, any.map_err(|e| rays.first_error(e))?).into_py_any(py)
 }
 
-fn spans<T: Width, const D: usize>(
+fn spans<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
     radius: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -375,18 +369,22 @@ fn spans<T: Width, const D: usize>(
     let radius = radius.as_ref().map(|r| radii(r, rays.len())).transpose()?;
     let found = py.detach(|| {
         on_threads(threads, || {
-            ragged(rays.len(), |row, out| match radius {
-                None => scene.ray_spans_filtered(&rays[row], out, &keep),
-                Some(r) => scene.sphere_spans_filtered(&rays[row], r.at(row), out, &keep),
+            ragged(rays.len(), |row, out| {
+                let ray = rays.get(row)?;
+                match radius {
+                    None => scene.ray_spans_filtered(&ray, out, &keep),
+                    Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, &keep),
+                }
+                Ok(())
             })
         })
     })?;
-    span_columns(py, found)
+    span_columns(py, found.map_err(|e| rays.first_error(e))?)
 }
 
-fn containing<T: Width, const D: usize>(
+fn containing<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
     let read = args.read::<T>()?;
@@ -396,16 +394,18 @@ fn containing<T: Width, const D: usize>(
     let found = py.detach(|| {
         on_threads(threads, || {
             ragged(at.len(), |row, out| {
-                scene.containing_filtered(&at[row], out, &keep)
+                scene.containing_filtered(&at[row], out, &keep);
+                Ok::<_, Infallible>(())
             })
         })
     })?;
+    let Ok(found) = found;
     id_columns(py, found)
 }
 
-fn nearest<T: Width, const D: usize>(
+fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
     let read = args.read::<T>()?;
@@ -415,44 +415,25 @@ fn nearest<T: Width, const D: usize>(
     let keep = read.keep(scene.len())?;
     let found = py.detach(|| {
         on_threads(threads, || {
-            each(at.len(), |row| {
-                scene.nearest_filtered(&at[row], reach.at(row), &keep)
+            columns(at.len(), |row| {
+                let near = scene.nearest_filtered(&at[row], reach.at(row), &keep);
+                Ok::<_, Infallible>(near.map(|n| (n.body, n.signed_distance, n.point, n.normal)))
             })
         })
     })?;
-    let nan = T::NAN;
-    let mut body = Vec::with_capacity(found.len());
-    let mut distance = Vec::with_capacity(found.len());
-    let mut point = Vec::with_capacity(found.len() * D);
-    let mut normal = Vec::with_capacity(found.len() * D);
-    for near in &found {
-        match near {
-            Some(n) => {
-                body.push(n.body as i64);
-                distance.push(n.signed_distance);
-                point.extend_from_slice(n.point.coords.as_slice());
-                normal.extend_from_slice(n.normal.as_slice());
-            }
-            None => {
-                body.push(-1);
-                distance.push(T::INFINITY);
-                point.extend([nan; D]);
-                normal.extend([nan; D]);
-            }
-        }
-    }
+    let Ok(found) = found;
     (
-        column(py, body),
-        column(py, distance),
-        table(py, point, D)?,
-        table(py, normal, D)?,
+        column(py, found.id),
+        column(py, found.value),
+        table(py, found.point, D)?,
+        table(py, found.normal, D)?,
     )
         .into_py_any(py)
 }
 
-fn within<T: Width, const D: usize>(
+fn within<T: Width, const D: usize, S: Solid<T, D>>(
     py: Python<'_>,
-    scene: &Scene<T, D>,
+    scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
     let read = args.read::<T>()?;
@@ -467,10 +448,12 @@ fn within<T: Width, const D: usize>(
     let found = py.detach(|| {
         on_threads(threads, || {
             ragged(at.len(), |row, out| {
-                scene.within_filtered(&at[row], reach.at(row), out, &keep)
+                scene.within_filtered(&at[row], reach.at(row), out, &keep);
+                Ok::<_, Infallible>(())
             })
         })
     })?;
+    let Ok(found) = found;
     id_columns(py, found)
 }
 
@@ -507,13 +490,13 @@ impl PyScene {
     /// The bodies, for pickling: serde's compact binary form of the crate's bodies (each
     /// travels as its constructor's arguments).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = on_kind!(AnyScene, &self.scene, s => postcard::to_allocvec(s.bodies()))
+        let bytes = on_kind!(AnyScene, &self.scene, b => postcard::to_allocvec(&b.bodies()))
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     fn __len__(&self) -> usize {
-        on_kind!(AnyScene, &self.scene, s => s.len())
+        on_scene!(&self.scene, s => s.len())
     }
 
     /// The dimension: 2 or 3.
@@ -531,7 +514,7 @@ impl PyScene {
     /// The bytes the hierarchy holds.
     #[getter]
     fn hierarchy_bytes(&self) -> usize {
-        on_kind!(AnyScene, &self.scene, s => s.hierarchy_bytes())
+        on_scene!(&self.scene, s => s.hierarchy_bytes())
     }
 
     /// First hits of rays, or of balls of `radius` moving along them: (distance, body, point,
@@ -554,7 +537,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => cast_rays(py, s, &args, radius.as_ref()))
+        on_scene!(&self.scene, s => cast_rays(py, s, &args, radius.as_ref()))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -574,7 +557,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => hits_any(py, s, &args))
+        on_scene!(&self.scene, s => hits_any(py, s, &args))
     }
 
     /// Every body each whole line (or a ball of `radius` moving along it) crosses: (offsets,
@@ -596,7 +579,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => spans(py, s, &args, radius.as_ref()))
+        on_scene!(&self.scene, s => spans(py, s, &args, radius.as_ref()))
     }
 
     /// The bodies containing each point: (offsets, body).
@@ -614,7 +597,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => containing(py, s, &args))
+        on_scene!(&self.scene, s => containing(py, s, &args))
     }
 
     /// The body nearest to each point: (body, signed distance, point, normal).
@@ -633,7 +616,7 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => nearest(py, s, &args))
+        on_scene!(&self.scene, s => nearest(py, s, &args))
     }
 
     /// The bodies within `distance` of each point: (offsets, body).
@@ -652,6 +635,6 @@ impl PyScene {
             mask,
             threads,
         };
-        on_kind!(AnyScene, &self.scene, s => within(py, s, &args))
+        on_scene!(&self.scene, s => within(py, s, &args))
     }
 }

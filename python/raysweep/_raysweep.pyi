@@ -1,0 +1,117 @@
+"""Type stubs of the compiled module. Its classes take arrays already of the scene's or grid's
+width, native, aligned and C-contiguous (``raysweep/_arrays.py`` makes them so); use the
+``raysweep`` package's classes, which check and convert."""
+
+from typing import Optional
+
+import numpy as np
+
+class _Scene:
+    def __init__(
+        self,
+        dtype: str,
+        dim: int,
+        spheres: Optional[tuple[np.ndarray, np.ndarray]] = None,
+        ellipsoids: Optional[tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]] = None,
+        boxes: Optional[tuple[np.ndarray, np.ndarray]] = None,
+    ) -> None: ...
+    @staticmethod
+    def restore(dtype: str, dim: int, state: bytes) -> _Scene: ...
+    def state(self) -> bytes: ...
+    def __len__(self) -> int: ...
+    @property
+    def dim(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def hierarchy_bytes(self) -> int: ...
+    def cast_rays(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def hits_any(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> np.ndarray: ...
+    def spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def containing(
+        self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray]: ...
+    def nearest(
+        self,
+        points: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def within(
+        self,
+        points: np.ndarray,
+        distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, np.ndarray]: ...
+
+class _Grid:
+    def __init__(self, dtype: str, min: np.ndarray, cell_size: np.ndarray, cells: list[int]) -> None: ...
+    @property
+    def dim(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def min(self) -> np.ndarray: ...
+    @property
+    def cell_size(self) -> np.ndarray: ...
+    @property
+    def cells(self) -> list[int]: ...
+    def walk(
+        self, origins: np.ndarray, directions: np.ndarray, max_distance: np.ndarray, threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def project(
+        self,
+        volume: np.ndarray,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        threads: Optional[int],
+    ) -> np.ndarray: ...
+    def backproject(
+        self,
+        values: np.ndarray,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        threads: Optional[int],
+    ) -> np.ndarray: ...
+    def matrix(
+        self, origins: np.ndarray, directions: np.ndarray, max_distance: np.ndarray, threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+def sphere_time_of_impact(
+    dtype: str,
+    dim: int,
+    centers: np.ndarray,
+    radii: np.ndarray,
+    velocities: np.ndarray,
+    other_centers: np.ndarray,
+    other_radii: np.ndarray,
+    other_velocities: np.ndarray,
+    max_time: np.ndarray,
+    threads: Optional[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
