@@ -116,6 +116,32 @@ def hard_rays(rng, dim, n, far=0.0):
     return np.array(origins), np.array(directions)
 
 
+def grazing_rays(rng, bodies, per_body=3):
+    """Rays tangent to each ball, and rays in each box's face planes through the face: the
+    touching cases, from a few units back."""
+    origins, directions = [], []
+    dim = bodies.dim
+    for center, radius in bodies.spheres:
+        for _ in range(per_body):
+            n = rng.standard_normal(dim)
+            n /= np.linalg.norm(n)
+            u = rng.standard_normal(dim)
+            u -= u.dot(n) * n
+            u /= np.linalg.norm(u)
+            origins.append(np.asarray(center) + radius * n - 5.0 * u)
+            directions.append(u)
+    for lo, hi in bodies.boxes:
+        for _ in range(per_body):
+            axis = rng.integers(dim)
+            o = rng.uniform(lo, hi)
+            o[axis] = (lo if rng.random() < 0.5 else hi)[axis]
+            d = rng.standard_normal(dim)
+            d[axis] = 0.0
+            origins.append(o - 4.0 * d)
+            directions.append(d)
+    return np.array(origins), np.array(directions)
+
+
 def loop_first(singles, one, mask=None):
     """The first hit over one-body scenes, lowest id on ties: (distance, body, point, normal)."""
     best = None

@@ -1,6 +1,7 @@
 """Every scene query equals the loop over one-body scenes, bit for bit (the lowest id on ties),
-on adversarial scenes: shared faces with rays in their planes, duplicates, nested, flat and
-point bodies, rotated ellipsoids, far from the origin; both widths and dimensions, with masks and
+on adversarial scenes: shared faces with rays in their planes, rays grazing balls and running
+along box faces, duplicates, nested, flat and point bodies, rotated ellipsoids, far from the
+origin; both widths and dimensions, with masks and
 per-row distances."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import adversarial, hard_rays
+from conftest import adversarial, grazing_rays, hard_rays
 
 FAR = [0.0, 1e5]
 
@@ -51,6 +52,9 @@ def case(kind, far, seed):
     rng = np.random.default_rng(seed)
     bodies = adversarial(rng, dtype, dim, far)
     origins, directions = hard_rays(rng, dim, 64, far)
+    graze_o, graze_d = grazing_rays(rng, bodies)
+    origins = np.concatenate([origins, graze_o])
+    directions = np.concatenate([directions, graze_d])
     return bodies, origins.astype(dtype), directions.astype(dtype), rng
 
 
