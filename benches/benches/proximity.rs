@@ -7,7 +7,8 @@
 //! cube; one thread. `nearest` asks for the nearest body at any distance (`max_distance` `+∞`),
 //! parry for the projection on the compound's surface with the inside flag
 //! (`project_local_point(p, false)`, the nearest surface point from inside too, as `nearest`
-//! gives it). `within(p, 2)` lists the balls within 2 of the point; kiddo lists the centres within
+//! gives it); `nearest_batch` answers the same points in one call, four searches side by side.
+//! `within(p, 2)` lists the balls within 2 of the point; kiddo lists the centres within
 //! `2 + 1` (right only because every radius is 1), unsorted. Criterion's throughput is the points,
 //! so its figures are per point.
 //!
@@ -71,6 +72,12 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
                 for (p, o) in at.iter().zip(out.iter_mut()) {
                     *o = scene.nearest(black_box(p), inf);
                 }
+                black_box(&out);
+            })
+        });
+        g.bench_function("raysweep, nearest_batch", |b| {
+            b.iter(|| {
+                scene.nearest_batch(black_box(&at), inf, &mut out);
                 black_box(&out);
             })
         });

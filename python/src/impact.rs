@@ -11,7 +11,7 @@ use raysweep::nalgebra::{Point, SVector};
 use core::convert::Infallible;
 
 use crate::arrays::{Width, column, per_row, points, same_rows, slice, table};
-use crate::rows::columns;
+use crate::rows::{columns, row_by_row};
 use crate::threads::on_threads;
 
 /// The balls of rows of centres and radii, named `{prefix}centers` and `{prefix}radii` in
@@ -62,11 +62,14 @@ fn impacts<T: Width, const D: usize>(
     let max_time = per_row(&max_time, "max_time", ours.len())?;
     let found = py.detach(|| {
         on_threads(threads, || {
-            columns(ours.len(), |row| {
-                let impact =
-                    ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row));
-                Ok::<_, Infallible>(impact.map(|i| (row, i.time, i.point, i.normal)))
-            })
+            columns(
+                ours.len(),
+                row_by_row(|row| {
+                    let impact =
+                        ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row));
+                    Ok::<_, Infallible>(impact.map(|i| (row, i.time, i.point, i.normal)))
+                }),
+            )
         })
     })?;
     let Ok(found) = found;

@@ -3,6 +3,8 @@
 //! refuses); then the query gives that row's error (some failing row's: the caller names the
 //! first). Rows that cannot fail take `E = Infallible`.
 
+use core::ops::Range;
+
 use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector, Unit};
 
@@ -72,11 +74,16 @@ pub(crate) struct Columns<T> {
 /// A row's answer for [`columns`]: id, value, point, normal.
 pub(crate) type Answer<T, const D: usize> = (usize, T, Point<T, D>, Unit<SVector<T, D>>);
 
-/// `answer(row)` for every row, written straight into [`Columns`] by each thread (no answers
-/// gathered first), or a failing row's error.
+/// A block's answers for [`columns`], one per row, `None` where the row has none.
+pub(crate) type Answers<T, const D: usize> = Vec<Option<Answer<T, D>>>;
+
+/// The answers of every row, written into [`Columns`] by each thread a block of rows at a time:
+/// `fill(rows, answers)` pushes the answers of `rows` (in order) onto the empty `answers`, or
+/// fails. (Blocks let a query answer several rows together, as `Scene::nearest_batch` does; the
+/// block's answers stay in cache until they are copied to the columns.)
 pub(crate) fn columns<T: Width, const D: usize, E: Send>(
     rows: usize,
-    answer: impl Fn(usize) -> Result<Option<Answer<T, D>>, E> + Sync + Send,
+    fill: impl Fn(Range<usize>, &mut Answers<T, D>) -> Result<(), E> + Sync + Send,
 ) -> Result<Columns<T>, E> {
     let mut c = Columns {
         id: vec![-1; rows],
@@ -89,16 +96,33 @@ pub(crate) fn columns<T: Width, const D: usize, E: Send>(
         .zip(c.point.par_chunks_mut(BLOCK * D))
         .zip(c.normal.par_chunks_mut(BLOCK * D))
         .enumerate()
-        .try_for_each(|(block, (((id, value), point), normal))| {
-            for i in 0..id.len() {
-                if let Some((which, v, p, n)) = answer(block * BLOCK + i)? {
-                    id[i] = which as i64;
-                    value[i] = v;
-                    point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
-                    normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+        .try_for_each_init(
+            Vec::new,
+            |answers, (block, (((id, value), point), normal))| {
+                answers.clear();
+                fill(block * BLOCK..block * BLOCK + id.len(), answers)?;
+                for (i, answer) in answers.iter().enumerate() {
+                    if let Some((which, v, p, n)) = answer {
+                        id[i] = *which as i64;
+                        value[i] = *v;
+                        point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
+                        normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+                    }
                 }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
     Ok(c)
+}
+
+/// `fill` for [`columns`] from an answer per row.
+pub(crate) fn row_by_row<T: Width, const D: usize, E>(
+    answer: impl Fn(usize) -> Result<Option<Answer<T, D>>, E> + Sync + Send,
+) -> impl Fn(Range<usize>, &mut Answers<T, D>) -> Result<(), E> + Sync + Send {
+    move |rows, answers| {
+        for row in rows {
+            answers.push(answer(row)?);
+        }
+        Ok(())
+    }
 }

@@ -10,13 +10,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use raysweep::nalgebra::Point;
 use raysweep::nalgebra::{Rotation, SMatrix};
-use raysweep::{Aabb, Body, BodySpan, Cast, Ellipsoid, PointQuery, Scene, Sphere};
+use raysweep::{Aabb, Body, BodyNearest, BodySpan, Cast, Ellipsoid, PointQuery, Scene, Sphere};
 
 use core::convert::Infallible;
 
 use crate::arrays::{PerRow, Rays, Width, column, per_row, points, same_rows, slice, table};
 use crate::bodies::Bodies;
-use crate::rows::{columns, each, ragged};
+use crate::rows::{columns, each, ragged, row_by_row};
 use crate::threads::on_threads;
 
 /// A scene in one of the widths and dimensions Python gets.
@@ -313,16 +313,19 @@ fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
     let hits = py
         .detach(|| {
             on_threads(threads, || {
-                columns(rays.len(), |row| {
-                    let ray = rays.get(row)?;
-                    let hit = match radius {
-                        None => scene.cast_ray_filtered(&ray, reach.at(row), &keep),
-                        Some(r) => {
-                            scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), &keep)
-                        }
-                    };
-                    Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
-                })
+                columns(
+                    rays.len(),
+                    row_by_row(|row| {
+                        let ray = rays.get(row)?;
+                        let hit = match radius {
+                            None => scene.cast_ray_filtered(&ray, reach.at(row), &keep),
+                            Some(r) => {
+                                scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), &keep)
+                            }
+                        };
+                        Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
+                    }),
+                )
             })
         })?
         .map_err(|e| rays.first_error(e))?;
@@ -415,9 +418,22 @@ fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
     let keep = read.keep(scene.len())?;
     let found = py.detach(|| {
         on_threads(threads, || {
-            columns(at.len(), |row| {
-                let near = scene.nearest_filtered(&at[row], reach.at(row), &keep);
-                Ok::<_, Infallible>(near.map(|n| (n.body, n.signed_distance, n.point, n.normal)))
+            columns(at.len(), |rows, answers| {
+                let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
+                match reach {
+                    // One limit for all: the searches of a block side by side.
+                    PerRow::All(max) => {
+                        let mut found = vec![None; rows.len()];
+                        scene.nearest_batch_filtered(&at[rows], max, &mut found, &keep);
+                        answers.extend(found.into_iter().map(|n| n.map(answer)));
+                    }
+                    PerRow::Each(_) => answers.extend(rows.map(|row| {
+                        scene
+                            .nearest_filtered(&at[row], reach.at(row), &keep)
+                            .map(answer)
+                    })),
+                }
+                Ok::<_, Infallible>(())
             })
         })
     })?;

@@ -24,6 +24,7 @@ mod narrow;
 mod prefetch;
 mod probe;
 mod proximity;
+mod search;
 mod traverse;
 mod wide;
 

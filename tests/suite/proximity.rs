@@ -113,6 +113,36 @@ pub(crate) fn check_point<T: Real, const D: usize, S: PointQuery<T, D>>(
     distances.iter().any(|d| d.to_wide() <= extra.max(0.0))
 }
 
+/// `nearest_batch` (and its filtered form) against `nearest` at each point, bit for bit, for
+/// several limits.
+fn check_batch<T: Real, const D: usize, S: PointQuery<T, D>>(
+    scene: &Scene<T, D, S>,
+    points: &[Point<T, D>],
+    label: &str,
+) {
+    let odd = |id: usize| id % 2 == 1;
+    let mut found = vec![None; points.len()];
+    for max in [f64::INFINITY, 0.0, 0.5, -0.25, f64::NAN] {
+        let max = T::from_wide(max);
+        scene.nearest_batch(points, max, &mut found);
+        for (p, got) in points.iter().zip(&found) {
+            assert_eq!(
+                nearest_bits(got),
+                nearest_bits(&scene.nearest(p, max)),
+                "{label}: nearest_batch at {p:?} within {max:?}"
+            );
+        }
+        scene.nearest_batch_filtered(points, max, &mut found, odd);
+        for (p, got) in points.iter().zip(&found) {
+            assert_eq!(
+                nearest_bits(got),
+                nearest_bits(&scene.nearest_filtered(p, max, odd)),
+                "{label}: nearest_batch_filtered at {p:?} within {max:?}"
+            );
+        }
+    }
+}
+
 /// Checks `points` on `scene`, then moves a tenth of the bodies (`moved`) and checks again, and
 /// once more after a rebuild.
 fn check_scene<T: Real, const D: usize, S: PointQuery<T, D> + raysweep::Cast<T, D> + Clone>(
@@ -125,11 +155,13 @@ fn check_scene<T: Real, const D: usize, S: PointQuery<T, D> + raysweep::Cast<T, 
     let mut near = 0;
     let mut total = 0;
     for round in 0..3 {
-        for p in points(rng, &scene) {
+        let all = points(rng, &scene);
+        for p in &all {
             let extra = rng.random_range(0.0..2.0);
-            near += usize::from(check_point(&scene, &p, extra, label));
+            near += usize::from(check_point(&scene, p, extra, label));
             total += 1;
         }
+        check_batch(&scene, &all, label);
         if round == 0 {
             for _ in 0..(scene.len() / 10).max(1) {
                 let id = rng.random_range(0..scene.len());
@@ -380,12 +412,26 @@ fn nan_and_infinite_points_and_limits() {
     ] {
         check_point(&scene, &p, 1.0, "non-finite");
     }
+    let odd_points = [
+        Point::from([f64::NAN, 0.0, 0.0]),
+        Point::from([0.0, 0.0, 2.0]),
+        Point::from([f64::INFINITY, 0.0, 0.0]),
+    ];
+    check_batch(&scene, &odd_points, "non-finite");
     // A point infinitely far is +inf from every body: the first id wins, at +inf only.
     let far = Point::from([f64::INFINITY, 0.0, 0.0]);
     assert_eq!(scene.nearest(&far, f64::INFINITY).map(|n| n.body), Some(0));
     assert_eq!(scene.nearest(&far, f64::MAX), None);
     let empty: Scene<f32, 2, Sphere<f32, 2>> = Scene::new(Vec::new());
     assert_eq!(empty.nearest(&Point::origin(), f32::INFINITY), None);
+    let mut found = [Some(raysweep::BodyNearest {
+        body: 3,
+        signed_distance: 0.0,
+        point: Point::origin(),
+        normal: raysweep::nalgebra::Unit::new_normalize(SVector::from([1.0, 0.0])),
+    })];
+    empty.nearest_batch(&[Point::origin()], f32::INFINITY, &mut found);
+    assert_eq!(found, [None]);
     let mut near = vec![7];
     empty.within(&Point::origin(), f32::INFINITY, &mut near);
     assert!(near.is_empty());
