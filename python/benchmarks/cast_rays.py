@@ -152,7 +152,13 @@ def main() -> None:
     print(f"{args.balls} balls, {args.rays} rays, {os.cpu_count()} cores")
     exact = None
     for dtype, width in ((np.float32, "f32"), (np.float64, "f64")):
-        scene = rs.Scene(spheres=(centres.astype(dtype), radii.astype(dtype)))
+        c, r = centres.astype(dtype), radii.astype(dtype)
+        start = time.perf_counter()
+        scene = rs.Scene(spheres=(c, r))
+        build = time.perf_counter() - start
+        memory = scene.hierarchy_bytes / len(scene) + (c.itemsize * 4)
+        print(f"{width}: raysweep builds in {build / len(scene) * 1e9:.0f} ns per ball (every core), "
+              f"{memory:.0f} bytes per ball (hierarchy and ball)")
         o, d = origins.astype(dtype), directions.astype(dtype)
         one = median_time(lambda: scene.cast_rays(o, d, threads=1), args.repeats) / len(o) * 1e9
         every = median_time(lambda: scene.cast_rays(o, d), args.repeats) / len(o) * 1e9

@@ -283,7 +283,7 @@ impl<T: Width> Read<'_, T> {
     }
 
     /// The bodies that take part in a scene of `bodies` bodies.
-    fn keep(&self, bodies: usize) -> PyResult<impl Fn(usize) -> bool + Sync + Send + '_> {
+    fn keep(&self, bodies: usize) -> PyResult<impl Fn(usize) -> bool + Copy + Sync + Send + '_> {
         let mask = mask_of(&self.mask, bodies)?;
         Ok(move |id: usize| mask.is_none_or(|m| m[id]))
     }
@@ -318,9 +318,9 @@ fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
                     row_by_row(|row| {
                         let ray = rays.get(row)?;
                         let hit = match radius {
-                            None => scene.cast_ray_filtered(&ray, reach.at(row), &keep),
+                            None => scene.cast_ray_filtered(&ray, reach.at(row), keep),
                             Some(r) => {
-                                scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), &keep)
+                                scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep)
                             }
                         };
                         Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
@@ -351,7 +351,7 @@ fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
     let any = py.detach(|| {
         on_threads(threads, || {
             each(rays.len(), |row| {
-                Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), &keep))
+                Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
             })
         })
     })?;
@@ -375,8 +375,8 @@ fn spans<T: Width, const D: usize, S: Solid<T, D>>(
             ragged(rays.len(), |row, out| {
                 let ray = rays.get(row)?;
                 match radius {
-                    None => scene.ray_spans_filtered(&ray, out, &keep),
-                    Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, &keep),
+                    None => scene.ray_spans_filtered(&ray, out, keep),
+                    Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, keep),
                 }
                 Ok(())
             })
@@ -397,7 +397,7 @@ fn containing<T: Width, const D: usize, S: Solid<T, D>>(
     let found = py.detach(|| {
         on_threads(threads, || {
             ragged(at.len(), |row, out| {
-                scene.containing_filtered(&at[row], out, &keep);
+                scene.containing_filtered(&at[row], out, keep);
                 Ok::<_, Infallible>(())
             })
         })
@@ -424,12 +424,12 @@ fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
                     // One limit for all: the searches of a block side by side.
                     PerRow::All(max) => {
                         let mut found = vec![None; rows.len()];
-                        scene.nearest_batch_filtered(&at[rows], max, &mut found, &keep);
+                        scene.nearest_batch_filtered(&at[rows], max, &mut found, keep);
                         answers.extend(found.into_iter().map(|n| n.map(answer)));
                     }
                     PerRow::Each(_) => answers.extend(rows.map(|row| {
                         scene
-                            .nearest_filtered(&at[row], reach.at(row), &keep)
+                            .nearest_filtered(&at[row], reach.at(row), keep)
                             .map(answer)
                     })),
                 }
@@ -464,7 +464,7 @@ fn within<T: Width, const D: usize, S: Solid<T, D>>(
     let found = py.detach(|| {
         on_threads(threads, || {
             ragged(at.len(), |row, out| {
-                scene.within_filtered(&at[row], reach.at(row), out, &keep);
+                scene.within_filtered(&at[row], reach.at(row), out, keep);
                 Ok::<_, Infallible>(())
             })
         })
