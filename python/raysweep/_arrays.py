@@ -68,6 +68,12 @@ def rows(value: Any, dtype: np.dtype, dim: int, name: str) -> np.ndarray:
     return array
 
 
+def rays(origins: Any, directions: Any, dtype: np.dtype, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """Origins and directions of shape ``(n, dim)``; ``TypeError`` if they mix float widths."""
+    common_width({"origins": origins, "directions": directions}, dtype)
+    return rows(origins, dtype, dim, "origins"), rows(directions, dtype, dim, "directions")
+
+
 def column(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
     """One value per row: an array of shape ``(n,)``."""
     array = as_array(value, dtype, name)

@@ -79,12 +79,8 @@ class Grid:
         return tuple(self._inner.cells)
 
     def _args(self, origins: Any, directions: Any, max_distance: Any) -> tuple:
-        _arrays.common_width({"origins": origins, "directions": directions}, self.dtype)
-        return (
-            _arrays.rows(origins, self.dtype, self.dim, "origins"),
-            _arrays.rows(directions, self.dtype, self.dim, "directions"),
-            _arrays.per_row(max_distance, self.dtype, "max_distance"),
-        )
+        o, d = _arrays.rays(origins, directions, self.dtype, self.dim)
+        return o, d, _arrays.per_row(max_distance, self.dtype, "max_distance")
 
     def walk(
         self,

@@ -148,11 +148,7 @@ class Scene:
         return self._inner.hierarchy_bytes
 
     def _rays(self, origins: Any, directions: Any) -> tuple[np.ndarray, np.ndarray]:
-        _arrays.common_width({"origins": origins, "directions": directions}, self.dtype)
-        return (
-            _arrays.rows(origins, self.dtype, self.dim, "origins"),
-            _arrays.rows(directions, self.dtype, self.dim, "directions"),
-        )
+        return _arrays.rays(origins, directions, self.dtype, self.dim)
 
     def _points(self, points: Any) -> np.ndarray:
         return _arrays.rows(points, self.dtype, self.dim, "points")
