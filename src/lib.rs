@@ -130,7 +130,10 @@ pub use hit::{Hit, Span};
 pub use point::{Impact, PointQuery};
 pub use ray::Ray;
 pub use real::Real;
-pub use scene::{Body, BodyHit, BodyNearest, BodySpan, Scene};
+pub use scene::{
+    Body, BodyHit, BodyNearest, BodySpan, Instance, InstanceHit, InstanceSpan, InstancedScene,
+    Scene,
+};
 pub use shape::{Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};
 

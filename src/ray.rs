@@ -162,6 +162,15 @@ impl<T: Real, const D: usize> Ray<T, D> {
         self.origin + self.dir.as_ref() * distance
     }
 
+    /// The ray from `origin` with this ray's stored direction, bit for bit.
+    #[inline]
+    pub(crate) fn moved_to(&self, origin: Point<T, D>) -> Self {
+        Ray {
+            origin,
+            dir: self.dir,
+        }
+    }
+
     /// A ray whose direction is already unit (to within the width's rounding), kept as given but
     /// for components below `2^-1022`, stored as zero as in [`Ray::new`].
     #[cfg(feature = "serde")]

@@ -5,7 +5,6 @@ use nalgebra::{Point, SVector, Unit};
 
 use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
-use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::shape::{Ellipsoid, Sphere};
@@ -108,8 +107,8 @@ impl<T: Real, const D: usize> Cast<T, D> for Body<T, D> {
     }
 
     #[doc(hidden)]
-    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
-        on_solid!(self, s => s.cast_sphere_wide(sweep))
+    fn as_wide_body(&self) -> Option<Body<f64, D>> {
+        on_solid!(self, s => s.as_wide_body())
     }
 
     /// The solid's own batch.

@@ -20,6 +20,7 @@ mod body;
 mod bound;
 mod build;
 mod grow;
+mod instance;
 mod narrow;
 mod prefetch;
 mod probe;
@@ -29,6 +30,7 @@ mod traverse;
 mod wide;
 
 pub use body::{Body, BodyHit, BodyNearest, BodySpan};
+pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -41,7 +43,7 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
 use probe::{Line, Narrow, Probe, Stretches, reach};
-use wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, lanes};
+use wide::{Hierarchy, lanes};
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -119,14 +121,19 @@ fn box_of<T: Real, const D: usize, S: Cast<T, D>>(body: &S) -> ([T; D], [T; D]) 
     (lo, hi)
 }
 
-/// Whether a hit at distance `d` from body `id` beats the best so far: nearer, or as near with a
-/// lower id, as the loop over the bodies in order keeps it.
+/// The `cast` of [`Scene::first`] for a body's [`Hit`], over the bodies `filter` keeps.
 #[inline(always)]
-fn better<T: Real, const D: usize>(best: &Option<BodyHit<T, D>>, id: usize, d: f64) -> bool {
-    best.as_ref().is_none_or(|b| {
-        let bd = b.hit.distance.to_wide();
-        d < bd || (d == bd && id < b.body)
-    })
+fn kept<T: Real, const D: usize, S>(
+    mut filter: impl FnMut(usize) -> bool,
+    mut cast: impl FnMut(&S, f64) -> Option<Hit<T, D>>,
+) -> impl FnMut(usize, &S, f64) -> Option<(f64, Hit<T, D>)> {
+    move |id, body, limit| {
+        if filter(id) {
+            cast(body, limit).map(|hit| (hit.distance.to_wide(), hit))
+        } else {
+            None
+        }
+    }
 }
 
 /// What a scene holds, whatever its bodies.
@@ -182,16 +189,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ///
     /// If there are `2^31 − 1` bodies or more (tens of gigabytes of them).
     pub fn new(bodies: Vec<S>) -> Self {
-        assert!(
-            bodies.len() < MAX_BODIES,
-            "Scene::new: {} bodies; a scene holds fewer than 2^31 - 1",
-            bodies.len()
-        );
         let boxes: Vec<([T; D], [T; D])> = bodies.iter().map(box_of).collect();
-        Scene {
-            hierarchy: Hierarchy::build(&boxes),
-            bodies,
-        }
+        Scene::with_boxes(bodies, &boxes)
     }
 
     /// Replaces body `id` (moves it, or puts another body in its place). Every query is exact
@@ -282,11 +281,12 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         max_distance: T,
         filter: impl FnMut(usize) -> bool,
     ) -> Option<BodyHit<T, D>> {
-        let cast = |body: &S| body.cast_ray(ray, max_distance);
-        match Narrow::of(ray, 0.0) {
-            Some(line) => self.first(&line, max_distance, filter, cast),
-            None => self.first(&Probe::of(ray, 0.0), max_distance, filter, cast),
-        }
+        let cast = kept(filter, |body: &S, _| body.cast_ray(ray, max_distance));
+        let first = match Narrow::of(ray, 0.0) {
+            Some(line) => self.first(&line, max_distance.to_wide(), cast),
+            None => self.first(&Probe::of(ray, 0.0), max_distance.to_wide(), cast),
+        };
+        first.map(|(body, hit)| BodyHit { body, hit })
     }
 
     /// The first contact of a ball of `radius` moving along `ray`, within `[0, max_distance]`,
@@ -331,11 +331,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             // Every body refuses such a ball.
             return None;
         }
-        let cast = |body: &S| body.cast_sphere(ray, radius, max_distance);
-        match Narrow::of(ray, grow) {
-            Some(line) => self.first(&line, max_distance, filter, cast),
-            None => self.first(&Probe::of(ray, grow), max_distance, filter, cast),
-        }
+        let cast = kept(filter, |body: &S, _| {
+            body.cast_sphere(ray, radius, max_distance)
+        });
+        let first = match Narrow::of(ray, grow) {
+            Some(line) => self.first(&line, max_distance.to_wide(), cast),
+            None => self.first(&Probe::of(ray, grow), max_distance.to_wide(), cast),
+        };
+        first.map(|(body, hit)| BodyHit { body, hit })
     }
 
     /// Whether [`Scene::cast_ray`] would return a hit: it stops at the first body it finds hit.
@@ -539,92 +542,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             .zip(hits.par_iter_mut())
             .with_min_len(64)
             .for_each(|(ray, hit)| *hit = self.cast_ray(ray, max_distance));
-    }
-
-    /// The first hit that `cast` gives over the bodies `filter` keeps: the children the probe
-    /// meets are visited nearest first, and those whose entry lies beyond the best hit so far
-    /// (strictly: equal distances are still visited, for the lowest id) are skipped.
-    fn first(
-        &self,
-        line: &impl Line<D>,
-        max_distance: T,
-        mut filter: impl FnMut(usize) -> bool,
-        mut cast: impl FnMut(&S) -> Option<Hit<T, D>>,
-    ) -> Option<BodyHit<T, D>> {
-        let max = max_distance.to_wide();
-        let nodes = &self.hierarchy.nodes;
-        if nodes.is_empty() || !(max >= 0.0) {
-            return None;
-        }
-        let mut best: Option<BodyHit<T, D>> = None;
-        // The entry a child must not exceed to hold a hit that counts.
-        let mut within = reach(max);
-        self.with_stack((0, 0.0f32), |stack| {
-            // Children still to visit, with their entries, the nearest on top.
-            let mut top = 0;
-            // The child visited now: the root first.
-            let mut next = (0u32, 0.0f32);
-            loop {
-                let (child, _) = next;
-                if child & BODY != 0 {
-                    let id = (child & !BODY) as usize;
-                    if filter(id)
-                        && let Some(hit) = cast(&self.bodies[id])
-                    {
-                        let d = hit.distance.to_wide();
-                        if better(&best, id, d) {
-                            best = Some(BodyHit { body: id, hit });
-                            within = reach(d);
-                        }
-                    }
-                } else {
-                    let node = &nodes[child as usize];
-                    let (met, enter) = line.meets(node, within);
-                    if met != 0 {
-                        // The children met, in lane order, then sorted nearest last: the nearest is
-                        // visited next, the others go on the stack, the farthest deepest.
-                        let mut found = [(0u32, 0.0f32); WIDTH];
-                        let mut count = 0;
-                        let mut bits = met;
-                        while bits != 0 {
-                            let k = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let child = node.child[k];
-                            self.prefetch_child(child);
-                            found[count] = (child, enter[k]);
-                            count += 1;
-                        }
-                        if count == 2 {
-                            let swap = found[0].1 < found[1].1;
-                            (found[0], found[1]) = core::hint::select_unpredictable(
-                                swap,
-                                (found[1], found[0]),
-                                (found[0], found[1]),
-                            );
-                        } else if count > 2 {
-                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
-                        }
-                        for &entry in &found[..count - 1] {
-                            stack[top] = entry;
-                            top += 1;
-                        }
-                        next = found[count - 1];
-                        continue;
-                    }
-                }
-                // The nearest child left that can still hold a hit that counts.
-                loop {
-                    if top == 0 {
-                        return best;
-                    }
-                    top -= 1;
-                    next = stack[top];
-                    if next.1 <= within {
-                        break;
-                    }
-                }
-            }
-        })
     }
 
     /// Every span `span_of` gives over the bodies `filter` keeps whose nodes the probe meets,

@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use super::Scene;
 use super::prefetch::prefetch;
-use super::wide::{BODY, WIDTH, Wide};
+use super::probe::{Line, reach};
+use super::wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide};
 use crate::real::Real;
 
 /// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
@@ -17,8 +18,30 @@ const STACK: usize = 64;
 /// wait on the heap.
 const QUEUE: usize = 64;
 
+/// Whether an answer at distance `d` from body `id` beats the best so far, `(id, d)`: nearer, or
+/// as near with a lower id, as the loop over the bodies in order keeps it.
+#[inline(always)]
+fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
+    best.is_none_or(|(b, bd)| d < bd || (d == bd && id < b))
+}
+
 /// The traversals every query shares, which need nothing of the bodies.
 impl<T: Real, const D: usize, S> Scene<T, D, S> {
+    /// The scene of `bodies` whose boxes (as `min`, `max` in the width, none NaN) are `boxes`:
+    /// [`Scene::new`], and the instanced scene's hierarchy over its instances, whose boxes are
+    /// not a [`Shape::aabb`](crate::Shape::aabb).
+    pub(crate) fn with_boxes(bodies: Vec<S>, boxes: &[([T; D], [T; D])]) -> Self {
+        assert!(
+            bodies.len() < MAX_BODIES,
+            "{} bodies; a scene holds fewer than 2^31 - 1",
+            bodies.len()
+        );
+        Scene {
+            hierarchy: Hierarchy::build(boxes),
+            bodies,
+        }
+    }
+
     /// `run` on a stack (filled with `blank`) deep enough for a traversal of the hierarchy:
     /// each level leaves at most `WIDTH - 1` children on it.
     #[inline(always)]
@@ -120,5 +143,91 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                 }
             }
         }
+    }
+
+    /// The first answer that `cast` gives, and its body's id: `cast(id, body, limit)` gives an
+    /// answer and its distance, or `None`; `limit` is the distance of the best answer so far (or
+    /// `max`), which an answer must not exceed to count. The children the line meets are visited
+    /// nearest first, and those whose entry lies beyond the best answer so far (strictly: equal
+    /// distances are still visited, for the lowest id) are skipped.
+    pub(super) fn first<A>(
+        &self,
+        line: &impl Line<D>,
+        max: f64,
+        mut cast: impl FnMut(usize, &S, f64) -> Option<(f64, A)>,
+    ) -> Option<(usize, A)> {
+        let nodes = &self.hierarchy.nodes;
+        if nodes.is_empty() || !(max >= 0.0) {
+            return None;
+        }
+        let mut best: Option<(usize, A)> = None;
+        let mut best_at: Option<(usize, f64)> = None;
+        // The entry a child must not exceed to hold a hit that counts.
+        let mut within = reach(max);
+        self.with_stack((0, 0.0f32), |stack| {
+            // Children still to visit, with their entries, the nearest on top.
+            let mut top = 0;
+            // The child visited now: the root first.
+            let mut next = (0u32, 0.0f32);
+            loop {
+                let (child, _) = next;
+                if child & BODY != 0 {
+                    let id = (child & !BODY) as usize;
+                    let limit = best_at.map_or(max, |(_, d)| d);
+                    if let Some((d, answer)) = cast(id, &self.bodies[id], limit)
+                        && better(best_at, id, d)
+                    {
+                        best = Some((id, answer));
+                        best_at = Some((id, d));
+                        within = reach(d);
+                    }
+                } else {
+                    let node = &nodes[child as usize];
+                    let (met, enter) = line.meets(node, within);
+                    if met != 0 {
+                        // The children met, in lane order, then sorted nearest last: the nearest is
+                        // visited next, the others go on the stack, the farthest deepest.
+                        let mut found = [(0u32, 0.0f32); WIDTH];
+                        let mut count = 0;
+                        let mut bits = met;
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let child = node.child[k];
+                            self.prefetch_child(child);
+                            found[count] = (child, enter[k]);
+                            count += 1;
+                        }
+                        if count == 2 {
+                            let swap = found[0].1 < found[1].1;
+                            (found[0], found[1]) = core::hint::select_unpredictable(
+                                swap,
+                                (found[1], found[0]),
+                                (found[0], found[1]),
+                            );
+                        } else if count > 2 {
+                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+                        }
+                        for &entry in &found[..count - 1] {
+                            stack[top] = entry;
+                            top += 1;
+                        }
+                        next = found[count - 1];
+                        continue;
+                    }
+                }
+                // The nearest child left that can still hold a hit that counts.
+                loop {
+                    if top == 0 {
+                        return best;
+                    }
+                    top -= 1;
+                    next = stack[top];
+                    if next.1 <= within {
+                        break;
+                    }
+                }
+            }
+        })
     }
 }

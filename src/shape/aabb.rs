@@ -15,9 +15,9 @@ use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, lin
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::point::WideSweep;
 use crate::ray::{Ray, length};
 use crate::real::{Real, widen};
+use crate::scene::Body;
 use crate::traits::{Cast, Shape};
 
 impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
@@ -190,8 +190,8 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
 
 impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
     #[doc(hidden)]
-    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
-        sweep.cast(&self.widened())
+    fn as_wide_body(&self) -> Option<Body<f64, D>> {
+        Some(Body::Aabb(self.widened()))
     }
 
     /// See [`Cast::cast_ray`].

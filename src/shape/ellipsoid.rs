@@ -15,9 +15,9 @@ use crate::core::unit::unit_and_length;
 use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
+use crate::scene::Body;
 use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
@@ -606,8 +606,8 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
 
 impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
     #[doc(hidden)]
-    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
-        sweep.cast(&self.widened())
+    fn as_wide_body(&self) -> Option<Body<f64, D>> {
+        Some(Body::Ellipsoid(self.widened()))
     }
 
     /// See [`Cast::cast_ray`].

@@ -17,9 +17,9 @@ use crate::core::unit::unit_in_range;
 use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
-use crate::point::WideSweep;
 use crate::ray::Ray;
 use crate::real::{Real, widen};
+use crate::scene::Body;
 use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
@@ -431,8 +431,8 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
 
 impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
     #[doc(hidden)]
-    fn cast_sphere_wide(&self, sweep: &WideSweep<D>) -> Option<Hit<f64, D>> {
-        sweep.cast(&self.widened())
+    fn as_wide_body(&self) -> Option<Body<f64, D>> {
+        Some(Body::Sphere(self.widened()))
     }
 
     /// See [`Cast::cast_ray`].

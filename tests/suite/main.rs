@@ -10,6 +10,7 @@ mod api;
 mod batch;
 mod grid;
 mod impact;
+mod instances;
 mod phantom;
 mod point;
 mod precision;

@@ -1,0 +1,482 @@
+//! Instanced scenes against the loop over every (instance, body) pair: bit for bit where the
+//! moved origin `origin − offset` is exact (offsets and origins on a grid), and, for general
+//! offsets in `f32`, against the `f64` answer for each body translated exactly in `f64`.
+
+use std::sync::Arc;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use raysweep::nalgebra::{Point, SVector};
+use raysweep::{
+    Aabb, Body, Cast, Ellipsoid, Instance, InstanceHit, InstanceSpan, InstancedScene, Ray, Real,
+    Scene, Sphere,
+};
+
+use crate::scene::{Rotated, Rotation, lattice, mixed_bodies, of, rays};
+
+/// The bits of an answer, for comparison without `0.0 == -0.0`.
+fn hit_bits<T: Real, const D: usize>(
+    h: &Option<InstanceHit<T, D>>,
+) -> Option<(usize, usize, Vec<u64>)> {
+    h.as_ref().map(|h| {
+        let bits = core::iter::once(h.hit.distance)
+            .chain(h.hit.point.iter().copied())
+            .chain(h.hit.normal.iter().copied())
+            .map(|v| v.to_wide().to_bits())
+            .collect();
+        (h.instance, h.body, bits)
+    })
+}
+
+fn span_bits<T: Real>(spans: &[InstanceSpan<T>]) -> Vec<(usize, usize, u64, u64)> {
+    spans
+        .iter()
+        .map(|s| {
+            let bits = |v: T| v.to_wide().to_bits();
+            (s.instance, s.body, bits(s.span.enter), bits(s.span.exit))
+        })
+        .collect()
+}
+
+/// `ray` moved by `-offset`, with the same stored direction; `None` where `origin − offset` is
+/// not exact in the width.
+fn moved<T: Real, const D: usize>(
+    origin: &SVector<f64, D>,
+    dir: &SVector<f64, D>,
+    offset: &SVector<T, D>,
+) -> Option<Ray<T, D>> {
+    let o = origin.map(T::from_wide);
+    let m = SVector::<T, D>::from_fn(|i, _| o[i] - offset[i]);
+    let exact = (0..D).all(|i| m[i].to_wide() == o[i].to_wide() - offset[i].to_wide());
+    exact.then(|| Ray::new(Point::from(m), dir.map(T::from_wide)).unwrap())
+}
+
+/// Every query of `scene` on the ray `origin + t·dir` against the loop over every (instance,
+/// body) pair, bit for bit: the origin minus every offset must be exact.
+fn check_exact<T: Real, const D: usize, S: Cast<T, D> + Sync + Send>(
+    scene: &InstancedScene<T, D, S>,
+    origin: &SVector<f64, D>,
+    dir: &SVector<f64, D>,
+    max: T,
+    ball: T,
+    label: &str,
+) {
+    let ray = Ray::new(of::<T, D>(*origin), dir.map(T::from_wide)).unwrap();
+    let what = || format!("{label}: {ray:?} max {max:?}");
+    let mut first: Option<InstanceHit<T, D>> = None;
+    let mut first_ball: Option<InstanceHit<T, D>> = None;
+    let mut spans = Vec::new();
+    for (i, placed) in scene.instances().iter().enumerate() {
+        let m = moved(origin, dir, placed.offset()).expect("an exact moved origin");
+        for (b, body) in placed.scene().bodies().iter().enumerate() {
+            let keep = |best: &Option<InstanceHit<T, D>>, d: T| {
+                best.as_ref().is_none_or(|h| d < h.hit.distance)
+            };
+            let place = |mut hit: raysweep::Hit<T, D>| {
+                hit.point = Point::from(SVector::<T, D>::from_fn(|k, _| {
+                    hit.point[k] + placed.offset()[k]
+                }));
+                InstanceHit {
+                    instance: i,
+                    body: b,
+                    hit,
+                }
+            };
+            if let Some(hit) = body.cast_ray(&m, max)
+                && keep(&first, hit.distance)
+            {
+                first = Some(place(hit));
+            }
+            if let Some(hit) = body.cast_sphere(&m, ball, max)
+                && keep(&first_ball, hit.distance)
+            {
+                first_ball = Some(place(hit));
+            }
+            if let Some(span) = body.ray_span(&m) {
+                spans.push(InstanceSpan {
+                    instance: i,
+                    body: b,
+                    span,
+                });
+            }
+        }
+    }
+    spans.sort_by(|a, b| {
+        let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
+        ea.partial_cmp(&eb)
+            .unwrap()
+            .then((a.instance, a.body).cmp(&(b.instance, b.body)))
+    });
+    assert_eq!(
+        hit_bits(&scene.cast_ray(&ray, max)),
+        hit_bits(&first),
+        "cast_ray {}",
+        what()
+    );
+    assert_eq!(
+        hit_bits(&scene.cast_sphere(&ray, ball, max)),
+        hit_bits(&first_ball),
+        "cast_sphere {}",
+        what()
+    );
+    assert_eq!(
+        scene.hits_any(&ray, max),
+        first.is_some(),
+        "hits_any {}",
+        what()
+    );
+    let mut got = vec![InstanceSpan {
+        instance: 9,
+        body: 9,
+        span: raysweep::Span {
+            enter: max,
+            exit: max,
+        },
+    }];
+    scene.ray_spans(&ray, &mut got);
+    assert_eq!(span_bits(&got), span_bits(&spans), "ray_spans {}", what());
+}
+
+/// `containing` at `p` against the loop, bit for bit (every `p − offset` exact).
+fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &InstancedScene<T, D, S>,
+    p: &SVector<f64, D>,
+    label: &str,
+) {
+    let point = of::<T, D>(*p);
+    let mut expected = Vec::new();
+    for (i, placed) in scene.instances().iter().enumerate() {
+        let local = Point::from(SVector::<T, D>::from_fn(|k, _| {
+            point[k] - placed.offset()[k]
+        }));
+        for (b, body) in placed.scene().bodies().iter().enumerate() {
+            if body.contains(&local) {
+                expected.push((i, b));
+            }
+        }
+    }
+    let mut found = vec![(7, 7)];
+    scene.containing(&point, &mut found);
+    assert_eq!(found, expected, "{label}: containing {p:?}");
+}
+
+/// Rays and points on the grid of `step` (a power of two) over `[lo, hi]^D`, against the loop;
+/// the offsets are on that grid too, so every moved origin is exact.
+fn check_on_grid<T: Real, const D: usize, S: Cast<T, D> + Sync + Send>(
+    scene: &InstancedScene<T, D, S>,
+    rng: &mut StdRng,
+    (lo, hi): (f64, f64),
+    count: usize,
+    label: &str,
+) {
+    let ball = T::from_wide(0.375);
+    for ray in rays::<f64, D>(rng, lo, hi, 0.0, count) {
+        let origin = ray.origin().coords.map(|v| (v * 8.0).round() / 8.0);
+        let dir = ray.dir().into_inner();
+        let max = [f64::INFINITY, rng.random_range(0.0..hi - lo), 0.0][rng.random_range(0..3)];
+        check_exact(scene, &origin, &dir, T::from_wide(max), ball, label);
+    }
+    for _ in 0..count / 2 {
+        let p = SVector::<f64, D>::from_fn(|_, _| (rng.random_range(lo..hi) * 4.0).round() / 4.0);
+        check_point(scene, &p, label);
+    }
+}
+
+/// A lattice of unit boxes placed side by side, so that instances share faces (rays in the
+/// shared planes, through shared edges and corners), with a duplicate instance (ties across
+/// instances) and an overlapping one.
+fn touching_lattices<T: Real, const D: usize>(seed: u64) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let n = 3;
+    let block: Arc<Scene<T, D, Aabb<T, D>>> = Arc::new(Scene::new(lattice(rng, n, 0.0)));
+    let mut instances = Vec::new();
+    for k in 0..(2usize.pow(D as u32)) {
+        let at = SVector::<f64, D>::from_fn(|i, _| ((k >> i) & 1) as f64 * n as f64);
+        instances.push(Instance::new(block.clone(), at.map(T::from_wide)).unwrap());
+    }
+    instances.push(instances[1].clone());
+    let overlap = SVector::<f64, D>::repeat(1.5).map(T::from_wide);
+    instances.push(Instance::new(block.clone(), overlap).unwrap());
+    let scene = InstancedScene::new(instances);
+    check_on_grid(
+        &scene,
+        rng,
+        (-1.0, 2.0 * n as f64 + 1.0),
+        300,
+        "touching lattices",
+    );
+}
+
+/// Two different scenes of mixed bodies (spheres, boxes, rotated ellipsoids, duplicates, nested
+/// bodies) placed at grid offsets, overlapping.
+fn mixed_scenes<T: Real, const D: usize>(seed: u64, far: f64)
+where
+    Rotation<D>: Rotated<T, D>,
+{
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let a: Arc<Scene<T, D>> = Arc::new(Scene::new(mixed_bodies(rng, 0.0)));
+    let b: Arc<Scene<T, D>> = Arc::new(Scene::new(mixed_bodies(rng, -5.0)));
+    let instances: Vec<Instance<T, D>> = (0..12)
+        .map(|k| {
+            let at = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-3..=3) as f64 * 2.0 + far);
+            let scene = if k % 3 == 0 { &b } else { &a };
+            Instance::new(scene.clone(), at.map(T::from_wide)).unwrap()
+        })
+        .collect();
+    let scene = InstancedScene::new(instances);
+    check_on_grid(&scene, rng, (far - 8.0, far + 18.0), 120, "mixed scenes");
+}
+
+/// Small bodies (a micrometre) in instances a million units from the origin, where the world
+/// coordinates of `f32` could not even hold them: exact translation keeps them.
+fn far_small_bodies<T: Real, const D: usize>(seed: u64) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let tiny: Vec<Sphere<T, D>> = (0..40)
+        .map(|_| {
+            let c = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-1e-5..1e-5));
+            Sphere::new(of(c), T::from_wide(1e-6)).unwrap()
+        })
+        .collect();
+    let tiny = Arc::new(Scene::new(tiny));
+    let far = 1_048_576.0;
+    let instances: Vec<_> = (0..6)
+        .map(|k| {
+            let at = SVector::<f64, D>::from_fn(|i, _| far + (k + i) as f64);
+            Instance::new(tiny.clone(), at.map(T::from_wide)).unwrap()
+        })
+        .collect();
+    let scene = InstancedScene::new(instances);
+    let mut hits = 0;
+    for _ in 0..300 {
+        let k = rng.random_range(0..6);
+        let centre = SVector::<f64, D>::from_fn(|i, _| far + (k + i) as f64);
+        let body = &tiny.bodies()[rng.random_range(0..40)];
+        let aim = body.center().coords.map(|v| v.to_wide())
+            + SVector::from_fn(|_, _| rng.random_range(-1e-6..1e-6));
+        let origin = centre + SVector::from_fn(|_, _| rng.random_range(-4..=4) as f64);
+        let dir = aim + centre - origin;
+        if dir.norm() == 0.0 {
+            continue;
+        }
+        check_exact(
+            &scene,
+            &origin,
+            &dir,
+            T::from_wide(f64::INFINITY),
+            T::from_wide(1e-6),
+            "far",
+        );
+        let ray = Ray::new(of::<T, D>(origin), dir.map(T::from_wide)).unwrap();
+        hits += usize::from(scene.cast_ray(&ray, T::from_wide(f64::INFINITY)).is_some());
+    }
+    assert!(
+        hits > 50,
+        "only {hits} of 300 rays aimed at micrometre balls hit one"
+    );
+}
+
+#[test]
+fn touching_lattices_in_both_widths_and_dimensions() {
+    touching_lattices::<f32, 2>(1);
+    touching_lattices::<f64, 2>(2);
+    touching_lattices::<f32, 3>(3);
+    touching_lattices::<f64, 3>(4);
+}
+
+#[test]
+fn mixed_scenes_overlapping_duplicated_and_far() {
+    mixed_scenes::<f32, 2>(5, 0.0);
+    mixed_scenes::<f64, 3>(6, 0.0);
+    mixed_scenes::<f32, 3>(7, 4096.0);
+    mixed_scenes::<f64, 2>(8, 1e9);
+}
+
+#[test]
+fn micrometre_bodies_a_million_units_out() {
+    far_small_bodies::<f32, 3>(9);
+    far_small_bodies::<f64, 3>(10);
+    far_small_bodies::<f32, 2>(11);
+}
+
+/// The `f64` first hit of the loop over every (instance, body) pair, each body translated
+/// exactly in `f64`, for the ray `origin + t·dir` (origin and direction as the `f32` ray holds
+/// them).
+fn wide_first<const D: usize>(
+    scene: &InstancedScene<f32, D, Body<f32, D>>,
+    ray: &Ray<f32, D>,
+) -> Vec<(f64, usize, usize)> {
+    let o = ray.origin().coords.map(f64::from);
+    let wide = Ray::new(Point::from(o), ray.dir().map(f64::from)).unwrap();
+    let mut all = Vec::new();
+    for (i, placed) in scene.instances().iter().enumerate() {
+        let v = placed.offset().map(f64::from);
+        for (b, body) in placed.scene().bodies().iter().enumerate() {
+            let translated: Body<f64, D> = match body {
+                Body::Sphere(s) => Sphere::new(
+                    Point::from(s.center().coords.map(f64::from) + v),
+                    f64::from(s.radius()),
+                )
+                .unwrap()
+                .into(),
+                Body::Aabb(a) => Aabb::new(
+                    Point::from(a.min().coords.map(f64::from) + v),
+                    Point::from(a.max().coords.map(f64::from) + v),
+                )
+                .unwrap()
+                .into(),
+                Body::Ellipsoid(e) => Ellipsoid::new(
+                    Point::from(e.center().coords.map(f64::from) + v),
+                    e.semi_axes().map(f64::from),
+                )
+                .unwrap()
+                .into(),
+            };
+            if let Some(hit) = translated.cast_ray(&wide, f64::INFINITY) {
+                all.push((hit.distance, i, b));
+            }
+        }
+    }
+    all.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    all
+}
+
+/// `f32` scenes at general offsets (not on any grid) and general origins: each first hit is within
+/// an ulp of the `f64` answer for its body translated exactly, and no pair hit in `f64` is nearer
+/// by more than an ulp.
+#[test]
+fn general_offsets_in_f32_against_the_exact_translation_in_f64() {
+    let rng = &mut StdRng::seed_from_u64(12);
+    let bodies: Vec<Body<f32, 3>> = (0..50)
+        .map(|_| {
+            let c = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(0.0..6.0));
+            match rng.random_range(0..3) {
+                0 => Sphere::new(of(c), rng.random_range(0.2..0.8))
+                    .unwrap()
+                    .into(),
+                1 => Aabb::new(
+                    of(c),
+                    of(c + SVector::from_fn(|_, _| rng.random_range(0.1..1.0))),
+                )
+                .unwrap()
+                .into(),
+                _ => Ellipsoid::new(of(c), SVector::from_fn(|_, _| rng.random_range(0.2..0.9)))
+                    .unwrap()
+                    .into(),
+            }
+        })
+        .collect();
+    let block = Arc::new(Scene::new(bodies));
+    let instances: Vec<Instance<f32, 3>> = (0..30)
+        .map(|_| {
+            let at = SVector::<f32, 3>::from_fn(|_, _| rng.random_range(-20.0..20.0f32) + 0.1);
+            Instance::new(block.clone(), at).unwrap()
+        })
+        .collect();
+    let scene = InstancedScene::new(instances);
+    let ulp = |d: f64| f64::from((d as f32).next_up()) - d.abs().min(f64::from(f32::MAX));
+    let mut hits = 0;
+    for _ in 0..400 {
+        let origin = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(-40.0..40.0));
+        let aim = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(-20.0..26.0));
+        let ray = Ray::new(of::<f32, 3>(origin), (aim - origin).map(|v| v as f32)).unwrap();
+        let reference = wide_first(&scene, &ray);
+        let got = scene.cast_ray(&ray, f32::INFINITY);
+        match (got, reference.first()) {
+            (None, None) => {}
+            (Some(h), Some(&(best, _, _))) => {
+                hits += 1;
+                let own = reference
+                    .iter()
+                    .find(|r| (r.1, r.2) == (h.instance, h.body))
+                    .expect("the pair hit is hit in f64");
+                let d = f64::from(h.hit.distance);
+                assert!(
+                    (d - own.0).abs() <= ulp(own.0),
+                    "{ray:?}: {d} against {}",
+                    own.0
+                );
+                assert!(
+                    own.0 - best <= 2.0 * ulp(best),
+                    "{ray:?}: {} nearer at {best}",
+                    own.0
+                );
+            }
+            (got, reference) => panic!("{ray:?}: {got:?} against {reference:?}"),
+        }
+        let mut spans = Vec::new();
+        scene.ray_spans(&ray, &mut spans);
+        assert!(spans.windows(2).all(|w| w[0].span.enter <= w[1].span.enter));
+    }
+    assert!(hits > 100, "only {hits} of 400 rays hit");
+}
+
+#[test]
+fn bad_offsets_empty_scenes_and_bad_queries() {
+    let ball: Arc<Scene<f64, 3, Sphere<f64>>> =
+        Arc::new(Scene::new(vec![Sphere::new(Point::origin(), 1.0).unwrap()]));
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let err = Instance::new(ball.clone(), SVector::from([0.0, bad, 0.0])).unwrap_err();
+        assert!(err.to_string().contains("offset"), "{err}");
+    }
+    let empty: Arc<Scene<f64, 3, Sphere<f64>>> = Arc::new(Scene::new(Vec::new()));
+    let ray = Ray::new(Point::from([-5.0, 0.0, 0.0]), SVector::x()).unwrap();
+    let scene = InstancedScene::new(vec![
+        Instance::new(empty, SVector::zeros()).unwrap(),
+        Instance::new(ball.clone(), SVector::zeros()).unwrap(),
+    ]);
+    assert_eq!(scene.cast_ray(&ray, f64::INFINITY).unwrap().instance, 1);
+    assert_eq!(scene.cast_ray(&ray, f64::NAN), None);
+    assert_eq!(scene.cast_ray(&ray, -1.0), None);
+    assert_eq!(scene.cast_sphere(&ray, f64::NAN, 10.0), None);
+    assert_eq!(scene.cast_sphere(&ray, -1.0, 10.0), None);
+    assert_eq!(scene.cast_sphere(&ray, f64::INFINITY, 10.0), None);
+    assert!(!scene.hits_any(&ray, f64::NAN));
+    let none: InstancedScene<f64, 3, Sphere<f64>> = InstancedScene::new(Vec::new());
+    assert_eq!(none.cast_ray(&ray, f64::INFINITY), None);
+    let mut spans = Vec::new();
+    none.ray_spans(&ray, &mut spans);
+    assert!(spans.is_empty());
+    let mut found = vec![(1, 1)];
+    none.containing(&Point::origin(), &mut found);
+    assert!(found.is_empty());
+}
+
+/// An origin beyond `f32`'s range from an instance: no body of it is within the width's reach.
+#[test]
+fn instances_beyond_the_range_of_f32_from_the_origin() {
+    let ball: Arc<Scene<f32, 3, Sphere<f32>>> =
+        Arc::new(Scene::new(vec![Sphere::new(Point::origin(), 1.0).unwrap()]));
+    let scene = InstancedScene::new(vec![
+        Instance::new(ball.clone(), SVector::from([-3e38, 0.0, 0.0])).unwrap(),
+        Instance::new(ball, SVector::from([3e38, 0.0, 0.0])).unwrap(),
+    ]);
+    let ray = Ray::new(Point::from([2.9e38, 0.0, 0.0]), SVector::x()).unwrap();
+    let hit = scene.cast_ray(&ray, f32::INFINITY).unwrap();
+    assert_eq!((hit.instance, hit.body), (1, 0));
+    // Instance 0's ball is 5.9e38 behind: beyond f32's range, no hit.
+    let back = Ray::new(Point::from([2.9e38, 0.0, 0.0]), -SVector::x()).unwrap();
+    assert_eq!(scene.cast_ray(&back, f32::INFINITY), None);
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn cast_rays_and_cast_rays_par_are_the_single_casts() {
+    let rng = &mut StdRng::seed_from_u64(13);
+    let block: Arc<Scene<f32, 3>> = Arc::new(Scene::new(mixed_bodies(rng, 0.0)));
+    let instances: Vec<_> = (0..40)
+        .map(|_| {
+            let at = SVector::<f32, 3>::from_fn(|_, _| rng.random_range(-30.0..30.0f32));
+            Instance::new(block.clone(), at).unwrap()
+        })
+        .collect();
+    let scene = InstancedScene::new(instances);
+    let batch = rays::<f32, 3>(rng, -30.0, 40.0, 0.0, 3000);
+    let (mut serial, mut par) = (vec![None; batch.len()], vec![None; batch.len()]);
+    scene.cast_rays(&batch, f32::INFINITY, &mut serial);
+    scene.cast_rays_par(&batch, f32::INFINITY, &mut par);
+    for ((ray, a), b) in batch.iter().zip(&serial).zip(&par) {
+        let single = scene.cast_ray(ray, f32::INFINITY);
+        assert_eq!(hit_bits(a), hit_bits(&single));
+        assert_eq!(hit_bits(b), hit_bits(&single));
+    }
+}
