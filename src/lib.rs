@@ -30,6 +30,7 @@
 //! | is a point in the solid? its bounding box? | [`Shape::contains`], [`Shape::aabb`] |
 //! | the same questions over many bodies (first hit, any hit, every body crossed with its chord, every body holding a point) | [`Scene`], with [`Body`] for mixed scenes |
 //! | add bodies one at a time (random sequential addition), or move one | [`Scene::push`], [`Scene::set_body`] |
+//! | one scene placed many times (a reactor core of identical pebbles), traced as if every body were translated exactly | [`Instance`], [`InstancedScene`] |
 //! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`], with [`Grid::flat_index`] into a C-order volume |
 //! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
@@ -55,7 +56,7 @@
 //! | `std` | yes | the standard library's float functions |
 //! | `libm` | no | float functions from libm instead, for `no_std` builds (`--no-default-features --features libm`) |
 //! | `serde` | no | `Serialize` and `Deserialize` for every public type, through nalgebra's serde support; shapes and rays deserialize through their constructors, so bad input is an error there too |
-//! | `rayon` | no | [`Cast::cast_rays_par`] and [`Scene::cast_rays_par`], batches on rayon's thread pool; [`Scene::new`] builds on it too |
+//! | `rayon` | no | [`Cast::cast_rays_par`], [`Scene::cast_rays_par`] and [`InstancedScene::cast_rays_par`], batches on rayon's thread pool; [`Scene::new`] builds on it too |
 //!
 //! approx's `AbsDiffEq`, `RelativeEq` and `UlpsEq` are implemented for [`Hit`], [`Span`] and the
 //! shapes in every build, comparing each number they hold.
@@ -141,3 +142,8 @@ pub use traits::{Cast, Shape};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The code of `docs/instances.md`, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/instances.md")]
+pub struct InstancesDoctests;

@@ -167,6 +167,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
 /// A hit in an instanced scene: the instance, the body of its scene, and the hit on that body
 /// translated by the instance's offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceHit<T: Real, const D: usize = 3> {
     /// The instance's index in [`InstancedScene::instances`].
     pub instance: usize,
@@ -179,6 +180,7 @@ pub struct InstanceHit<T: Real, const D: usize = 3> {
 
 /// Where a line crosses one body of one instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceSpan<T: Real> {
     /// The instance's index in [`InstancedScene::instances`].
     pub instance: usize,
