@@ -3,8 +3,9 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::exact::Products;
+use crate::core::exact::{Products, two_sum};
 use crate::core::lane::Lane;
+use crate::core::quadratic::Offset;
 use crate::core::unit::unit_and_length;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -21,6 +22,57 @@ pub(crate) struct Crossing<E> {
     pub(crate) inside: bool,
     /// What the shape needs to build the contact at the entry.
     pub(crate) entry: E,
+}
+
+/// Where a query's line starts, as a shape reads it: the ray's own origin ([`AtRay`]), or that
+/// origin plus a small vector held apart, exactly ([`Beyond`]: an instance's origin moved by its
+/// offset, `src/scene/instance/`). A shape's code takes it as a type parameter, so that for the
+/// ray's own origin it compiles to what it would be without it.
+pub(crate) trait Origin<const D: usize>: Copy {
+    /// The vector held apart from the ray's origin, if any.
+    fn beyond(self) -> Option<SVector<f64, D>>;
+
+    /// `f`, the exact offset of the ray's origin from a point, made that of the query's origin:
+    /// the vector held apart added to its low part, renormalised. (The sum of the two low parts
+    /// rounds, by at most `2^-53` of the low parts: as if `o − c` were formed in three times the
+    /// working precision.)
+    #[inline(always)]
+    fn offset(self, f: Offset<D>) -> Offset<D> {
+        match self.beyond() {
+            None => f,
+            Some(lo) => {
+                let (hi, low) = (f.hi(), f.lo() + lo);
+                let mut pair = (SVector::zeros(), SVector::zeros());
+                for i in 0..D {
+                    (pair.0[i], pair.1[i]) = two_sum(hi[i], low[i]);
+                }
+                Offset::new(pair.0, pair.1)
+            }
+        }
+    }
+}
+
+/// The ray's own origin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AtRay;
+
+impl<const D: usize> Origin<D> for AtRay {
+    #[inline(always)]
+    fn beyond(self) -> Option<SVector<f64, D>> {
+        None
+    }
+}
+
+/// The ray's origin plus this vector, exactly (the vector at most an ulp of the origin, as the
+/// low part of a two-sum is).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Beyond<const D: usize>(pub(crate) SVector<f64, D>);
+
+impl<const D: usize> Origin<D> for Beyond<D> {
+    #[inline(always)]
+    fn beyond(self) -> Option<SVector<f64, D>> {
+        Some(self.0)
+    }
 }
 
 /// A contact point and the outward unit normal there, if defined.
@@ -61,11 +113,22 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// shape's own choice where its query outweighs a call: the ellipsoid runs its crossing in a
     /// copy compiled for FMA ([`with_fused_products`](crate::fused::with_fused_products))
     /// whatever the caller's code.
-    fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>>;
+    /// The line starts at `origin` ([`Origin`]).
+    fn crossing<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        products: Products,
+    ) -> Option<Crossing<Self::Entry>>;
 
     /// The entry point, and the outward unit normal there (`None` where it is undefined: a point
-    /// target), in the working precision.
-    fn contact(&self, ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D>;
+    /// target), in the working precision, for the line from `origin`.
+    fn contact<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        crossing: &Crossing<Self::Entry>,
+    ) -> Contact<D>;
 }
 
 /// A shape's swept-ball query: where a ball of positive radius, its centre on the line through a
@@ -78,19 +141,23 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
     /// and, if `with_exit`, where it last does (otherwise `exit` is `enter`); `inside` when it
     /// touches it at the origin. `None` if it never does. Any error-free products are formed as
     /// for [`LineQuery::crossing`]: the box's and the ellipsoid's sweeps choose their own.
-    fn sweep(
+    /// The line starts at `origin` ([`Origin`]).
+    fn sweep<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         with_exit: bool,
         products: Products,
     ) -> Option<Crossing<Self::Contact>>;
 
     /// The contact point on the solid's surface at the first touch, and the outward unit normal
-    /// there (`None` where it is undefined), in the working precision.
-    fn sweep_contact(
+    /// there (`None` where it is undefined), in the working precision, for the line from
+    /// `origin`.
+    fn sweep_contact<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         crossing: &Crossing<Self::Contact>,
     ) -> Contact<D>;
@@ -191,14 +258,27 @@ pub(crate) fn cast_ray<T: Real, const D: usize, S: LineQuery<T, D>>(
     max_distance: T,
     products: Products,
 ) -> Option<Hit<T, D>> {
+    cast_ray_from(shape, ray, AtRay, max_distance, products)
+}
+
+/// [`cast_ray`] for the line from `origin` ([`Origin`]); a hit at distance 0 is at the ray's
+/// origin.
+#[inline(always)]
+pub(crate) fn cast_ray_from<T: Real, const D: usize, S: LineQuery<T, D>, O: Origin<D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    origin: O,
+    max_distance: T,
+    products: Products,
+) -> Option<Hit<T, D>> {
     first_hit(
         ray,
         max_distance,
         S::POINT_BOUNDED,
         #[inline(always)]
-        || shape.crossing(ray, products),
+        || shape.crossing(ray, origin, products),
         #[inline(always)]
-        |x| shape.contact(ray, x),
+        |x| shape.contact(ray, origin, x),
     )
 }
 
@@ -209,7 +289,18 @@ pub(crate) fn ray_span<T: Real, const D: usize, S: LineQuery<T, D>>(
     ray: &Ray<T, D>,
     products: Products,
 ) -> Option<Span<T>> {
-    shape.crossing(ray, products).and_then(|x| span(&x))
+    ray_span_from(shape, ray, AtRay, products)
+}
+
+/// [`ray_span`] for the line from `origin` ([`Origin`]).
+#[inline]
+pub(crate) fn ray_span_from<T: Real, const D: usize, S: LineQuery<T, D>, O: Origin<D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    origin: O,
+    products: Products,
+) -> Option<Span<T>> {
+    shape.crossing(ray, origin, products).and_then(|x| span(&x))
 }
 
 /// [`crate::Cast::cast_sphere`] for any shape, its error-free products formed by `products`:
@@ -226,17 +317,56 @@ where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
+    cast_sphere_from(shape, ray, AtRay, radius, max_distance, products)
+}
+
+/// [`cast_sphere`] for the line from `origin` ([`Origin`]).
+#[inline]
+pub(crate) fn cast_sphere_from<T, const D: usize, S, O>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    origin: O,
+    radius: T,
+    max_distance: T,
+    products: Products,
+) -> Option<Hit<T, D>>
+where
+    T: Real,
+    S: LineQuery<T, D> + SweepQuery<T, D>,
+    O: Origin<D>,
+{
     match ball_radius(radius)? {
-        0.0 => cast_ray(shape, ray, max_distance, products),
+        0.0 => cast_ray_from(shape, ray, origin, max_distance, products),
         radius => first_hit(
             ray,
             max_distance,
             false,
             #[inline(always)]
-            || shape.sweep(ray, radius, false, products),
+            || shape.sweep(ray, origin, radius, false, products),
             #[inline(always)]
-            |x| shape.sweep_contact(ray, radius, x),
+            |x| shape.sweep_contact(ray, origin, radius, x),
         ),
+    }
+}
+
+/// [`cast_ray_from`] (`radius` `None`) or [`cast_sphere_from`] from the ray's origin plus `lo`,
+/// held apart exactly ([`Beyond`]).
+#[inline]
+pub(crate) fn cast_beyond<T, const D: usize, S>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    lo: SVector<f64, D>,
+    radius: Option<T>,
+    max_distance: T,
+    products: Products,
+) -> Option<Hit<T, D>>
+where
+    T: Real,
+    S: LineQuery<T, D> + SweepQuery<T, D>,
+{
+    match radius {
+        None => cast_ray_from(shape, ray, Beyond(lo), max_distance, products),
+        Some(r) => cast_sphere_from(shape, ray, Beyond(lo), r, max_distance, products),
     }
 }
 
@@ -256,7 +386,7 @@ where
     match ball_radius(radius)? {
         0.0 => ray_span(shape, ray, products),
         radius => shape
-            .sweep(ray, radius, true, products)
+            .sweep(ray, AtRay, radius, true, products)
             .and_then(|x| span(&x)),
     }
 }

@@ -171,6 +171,21 @@ impl<T: Real, const D: usize> Ray<T, D> {
         }
     }
 
+    /// The ray from `origin` in `f64`, along this ray's stored direction: widened exactly from
+    /// `f64`; from a narrower width, normalised in `f64` as [`Ray::new`] does.
+    pub(crate) fn in_f64_from(&self, origin: Point<f64, D>) -> Ray<f64, D> {
+        let dir = widen(self.dir.as_ref());
+        let unit = if T::RENORMALISE_DIRECTION {
+            unit_and_length(&dir).map_or(dir, |(u, _)| u)
+        } else {
+            dir
+        };
+        Ray {
+            origin,
+            dir: stored(&unit),
+        }
+    }
+
     /// A ray whose direction is already unit (to within the width's rounding), kept as given but
     /// for components below `2^-1022`, stored as zero as in [`Ray::new`].
     #[cfg(feature = "serde")]

@@ -4,6 +4,9 @@
 use nalgebra::{Point, SVector, Unit};
 
 use crate::bounds::Aabb;
+use crate::cast::{self, Beyond};
+use crate::core::exact::Products;
+use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
@@ -114,6 +117,48 @@ impl<T: Real, const D: usize> Cast<T, D> for Body<T, D> {
     /// The solid's own batch.
     fn cast_rays(&self, rays: &[Ray<T, D>], max_distance: T, hits: &mut [Option<Hit<T, D>>]) {
         on_solid!(self, s => s.cast_rays(rays, max_distance, hits))
+    }
+}
+
+/// The queries of an instance whose moved origin is not a value of the width
+/// (`src/scene/instance/moved.rs`): from `ray`'s origin plus `lo`, held apart exactly
+/// ([`Beyond`]), with the products each shape's own casts take in `f64`.
+impl<const D: usize> Body<f64, D> {
+    /// [`Cast::cast_ray`] (`radius` `None`) or [`Cast::cast_sphere`] from the origin plus `lo`.
+    pub(crate) fn cast_beyond(
+        &self,
+        ray: &Ray<f64, D>,
+        lo: SVector<f64, D>,
+        radius: Option<f64>,
+        max_distance: f64,
+    ) -> Option<Hit<f64, D>> {
+        match self {
+            Body::Sphere(s) => with_fused_products(
+                #[inline(always)]
+                |products| cast::cast_beyond(s, ray, lo, radius, max_distance, products),
+            ),
+            Body::Ellipsoid(e) => {
+                cast::cast_beyond(e, ray, lo, radius, max_distance, Products::Split)
+            }
+            Body::Aabb(b) => cast::cast_beyond(b, ray, lo, radius, max_distance, Products::Split),
+        }
+    }
+
+    /// [`Cast::ray_span`] from the origin plus `lo`.
+    pub(crate) fn span_beyond(&self, ray: &Ray<f64, D>, lo: SVector<f64, D>) -> Option<Span<f64>> {
+        match self {
+            Body::Sphere(s) => with_fused_products(
+                #[inline(always)]
+                |products| cast::ray_span_from(s, ray, Beyond(lo), products),
+            ),
+            Body::Ellipsoid(e) => cast::ray_span_from(e, ray, Beyond(lo), Products::Split),
+            Body::Aabb(b) => cast::ray_span_from(b, ray, Beyond(lo), Products::Split),
+        }
+    }
+
+    /// [`Shape::contains`] at `p + lo`, exactly.
+    pub(crate) fn contains_beyond(&self, p: &Point<f64, D>, lo: SVector<f64, D>) -> bool {
+        on_solid!(self, s => s.contains_beyond(p, lo))
     }
 }
 

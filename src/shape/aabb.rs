@@ -7,8 +7,8 @@ use crate::batch::dispatch::Registers;
 use crate::batch::lanes::{Four, FourMask};
 use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
 use crate::bounds::Aabb;
-use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
-use crate::core::exact::Products;
+use crate::cast::{self, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
+use crate::core::exact::{Products, two_sum};
 use crate::core::lane::build;
 use crate::core::quadratic::Shortcut;
 use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
@@ -31,23 +31,77 @@ impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
 }
 
 impl<T: Real, const D: usize> Aabb<T, D> {
-    /// [`SweepQuery::sweep`], its error-free products formed by `products`.
+    /// [`Shape::contains`] at `p + lo` (`lo` held apart exactly, [`Beyond`](crate::cast::Beyond)): on each axis the
+    /// exact signs of `p + lo − min` and `max − p − lo`.
+    pub(crate) fn contains_beyond(&self, p: &Point<T, D>, lo: SVector<f64, D>) -> bool {
+        (0..D).all(|i| {
+            let x = p[i].to_wide();
+            let above = |b: f64| {
+                // (x − b) + lo as an exact expansion: its sign is its leading term's.
+                let (s, e) = two_sum(x, -b);
+                let (t, f) = two_sum(e, lo[i]);
+                let (u, g) = two_sum(s, t);
+                if u != 0.0 { u } else { g + f }
+            };
+            above(self.min()[i].to_wide()) >= 0.0 && above(self.max()[i].to_wide()) <= 0.0
+        })
+    }
+
+    /// The line's origin and the box's bounds, in the working precision, as the slab and the sweep
+    /// read them for the line from `origin`: the ray's own origin and the bounds; or, where
+    /// `origin` holds a vector `lo` beyond the ray's origin `o`, the origin zero and the bounds
+    /// moved by `−(o + lo)`, each `(b − o) − lo` with `b − o` split exactly by two-sum (within
+    /// an ulp of the exact difference, where the slab's own `b − o` is within half an ulp).
     #[inline(always)]
-    fn sweep_with(
+    fn framed<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
+    ) -> (SVector<f64, D>, SVector<f64, D>, SVector<f64, D>) {
+        let o = widen(&ray.origin().coords);
+        let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
+        match origin.beyond() {
+            None => (o, min, max),
+            Some(lo) => {
+                let moved = |b: &SVector<f64, D>| {
+                    SVector::from_fn(|i, _| {
+                        let (hi, err) = two_sum(b[i], -o[i]);
+                        hi + (err - lo[i])
+                    })
+                };
+                (SVector::zeros(), moved(&min), moved(&max))
+            }
+        }
+    }
+
+    /// [`SweepQuery::sweep`], its error-free products formed by `products`.
+    #[inline(always)]
+    fn sweep_with<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         with_exit: bool,
         products: Products,
     ) -> Option<Crossing<SVector<f64, D>>> {
-        let o = widen(&ray.origin().coords);
         let n = ray.working_dir();
-        let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
-        // The grown box reads the origin from the ray, not from `o`: the compiler copies `o` to
-        // the stack in a 16- and an 8-byte piece, and the slab's 16-byte load of its last two
-        // coordinates, straight after, could not be forwarded from them and waited (f64 box sweep
-        // 345 → 266 cycles; docs/performance.md).
-        let grown = grown_box(&widen(&ray.origin().coords), &n, &min, &max, radius)?;
+        let (o, min, max, grown) = match origin.beyond() {
+            None => {
+                let o = widen(&ray.origin().coords);
+                let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
+                // The grown box reads the origin from the ray, not from `o`: the compiler copies
+                // `o` to the stack in a 16- and an 8-byte piece, and the slab's 16-byte load of
+                // its last two coordinates, straight after, could not be forwarded from them and
+                // waited (f64 box sweep 345 → 266 cycles; docs/performance.md).
+                let grown = grown_box(&widen(&ray.origin().coords), &n, &min, &max, radius)?;
+                (o, min, max, grown)
+            }
+            Some(_) => {
+                let (o, min, max) = self.framed(ray, origin);
+                let grown = grown_box(&o, &n, &min, &max, radius)?;
+                (o, min, max, grown)
+            }
+        };
         // The contact point is built from the centre, not from the core's closest approach: only
         // the core's distances matter here.
         let shortcut = Shortcut::distances_only::<T>().with_products(products);
@@ -85,17 +139,18 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
     const PLAIN_GROUPS: bool = true;
 
     #[inline(always)]
-    fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
+    fn crossing<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        _: Products,
+    ) -> Option<Crossing<Self::Entry>> {
         // The slab runs along the stored direction; its distances, times the direction's length,
         // are Euclidean, and its entry point needs no length at all.
         let dir = ray.stored_dir();
         let len = length::<T, f64, D>(&dir.into());
-        let slab = line_box(
-            &widen(&ray.origin().coords),
-            &dir,
-            &widen(&self.min().coords),
-            &widen(&self.max().coords),
-        )?;
+        let (o, min, max) = self.framed(ray, origin);
+        let slab = line_box(&o, &dir, &min, &max)?;
         Some(Crossing {
             enter: slab.enter * len,
             exit: slab.exit * len,
@@ -104,8 +159,16 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Aabb<T, D> {
         })
     }
 
+    /// From the ray's origin whatever `origin` holds beyond it: the entry point's coordinates are
+    /// its plane's and the others are clamped to the box, so that leaving out at most an ulp of
+    /// the origin costs no more than the rounding of `o + t·n` itself.
     #[inline(always)]
-    fn contact(&self, ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
+    fn contact<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        _origin: O,
+        crossing: &Crossing<Self::Entry>,
+    ) -> Contact<D> {
         let e = &crossing.entry;
         let point = entry_point(
             &e.slab,
@@ -124,9 +187,10 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
     type Contact = SVector<f64, D>;
 
     #[inline]
-    fn sweep(
+    fn sweep<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         with_exit: bool,
         _: Products,
@@ -135,15 +199,18 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         // of the edges and corners outweigh the call (docs/performance.md).
         with_fused_products(
             #[inline(always)]
-            |products| self.sweep_with(ray, radius, with_exit, products),
+            |products| self.sweep_with(ray, origin, radius, with_exit, products),
         )
     }
 
-    /// The contact is the point of the box nearest to the ball's centre at the first touch.
+    /// The contact is the point of the box nearest to the ball's centre at the first touch (the
+    /// centre from the ray's origin whatever `origin` holds beyond it, as for the crossing's
+    /// contact).
     #[inline]
-    fn sweep_contact(
+    fn sweep_contact<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        _origin: O,
         _radius: f64,
         crossing: &Crossing<Self::Contact>,
     ) -> Contact<D> {
@@ -296,6 +363,7 @@ impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cast::AtRay;
     use crate::shape::products_agree::{
         aimed_ray, assert_products_agree, away, ball, centre, power_of_ten, uniform,
     };
@@ -318,7 +386,7 @@ mod tests {
             let radius = ball(rng, scale);
             let what = format!("{ray:?} against {aabb:?}, ball {radius}");
             Some((what, move |products| {
-                let sweep = |with_exit| aabb.sweep_with(&ray, radius, with_exit, products);
+                let sweep = |with_exit| aabb.sweep_with(&ray, AtRay, radius, with_exit, products);
                 (sweep(false), sweep(true))
             }))
         });

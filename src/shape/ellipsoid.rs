@@ -3,7 +3,7 @@
 use nalgebra::{Point, Rotation, SMatrix, SVector};
 
 use crate::bounds::{Aabb, bounding_box};
-use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
+use crate::cast::{self, AtRay, Beyond, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
 use crate::core::exact::{Dot2, Products, div_pair};
 use crate::core::nearest::{Closest, contains, nearest_point};
 use crate::core::quadratic::{
@@ -252,7 +252,15 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// [`Shape::contains`] in twice the working precision: the sign of `|Qᵀ(p − c)/a|² − 1`.
     #[inline(never)]
     pub(super) fn contains_exactly(&self, p: &Point<T, D>) -> bool {
-        self.in_unit_frame(p, Products::Split)
+        self.in_unit_frame(p, AtRay, Products::Split)
+            .power(1.0, Products::Split)
+            <= 0.0
+    }
+
+    /// [`Shape::contains`] at `p + lo` (`lo` held apart exactly, [`Beyond`]): the sign of
+    /// `|Qᵀ(p + lo − c)/a|² − 1` in twice the working precision.
+    pub(crate) fn contains_beyond(&self, p: &Point<T, D>, lo: SVector<f64, D>) -> bool {
+        self.in_unit_frame(p, Beyond(lo), Products::Split)
             .power(1.0, Products::Split)
             <= 0.0
     }
@@ -275,11 +283,20 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         }
     }
 
-    /// The point `p` in the local frame, `Qᵀ(p − c)`, in twice the working precision (`p − c`
-    /// exact, the rotation by [`Ellipsoid::rotated_to_local`]).
+    /// The point `p` (or `p` plus what `origin` holds beyond it) in the local frame, `Qᵀ(p − c)`,
+    /// in twice the working precision (`p − c` exact, the rotation by
+    /// [`Ellipsoid::rotated_to_local`]).
     #[inline(always)]
-    fn in_local_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
-        let rel = Offset::between(&widen(&p.coords), &widen(&self.center.coords));
+    fn in_local_frame<O: Origin<D>>(
+        &self,
+        p: &Point<T, D>,
+        origin: O,
+        products: Products,
+    ) -> Offset<D> {
+        let rel = origin.offset(Offset::between(
+            &widen(&p.coords),
+            &widen(&self.center.coords),
+        ));
         self.rotated_to_local(&rel, products)
     }
 
@@ -309,8 +326,11 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// is within `2^-37` of the offset's length (enough for [`line_ball_deferred`] with an `f32`
     /// result's shortcut), without the 2·D² error-free products of the compensated rotation.
     #[inline]
-    fn in_unit_frame_rounded(&self, p: &Point<T, D>) -> Offset<D> {
-        let rel = widen(&p.coords) - widen(&self.center.coords);
+    fn in_unit_frame_rounded<O: Origin<D>>(&self, p: &Point<T, D>, origin: O) -> Offset<D> {
+        let mut rel = widen(&p.coords) - widen(&self.center.coords);
+        if let Some(lo) = origin.beyond() {
+            rel += lo;
+        }
         Offset::from_vector(
             self.in_local_axes(&rel)
                 .component_div(&widen(&self.semi_axes)),
@@ -321,9 +341,14 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     /// the working precision (the division with its remainder), its error-free products formed by
     /// `products`.
     #[inline(always)]
-    fn in_unit_frame(&self, p: &Point<T, D>, products: Products) -> Offset<D> {
+    fn in_unit_frame<O: Origin<D>>(
+        &self,
+        p: &Point<T, D>,
+        origin: O,
+        products: Products,
+    ) -> Offset<D> {
         scaled_to_unit(
-            &self.in_local_frame(p, products),
+            &self.in_local_frame(p, origin, products),
             &widen(&self.semi_axes),
             products,
         )
@@ -331,9 +356,10 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 
     /// [`LineQuery::crossing`], its error-free products formed by `products`.
     #[inline(always)]
-    fn crossing_with(
+    fn crossing_with<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         products: Products,
     ) -> Option<Crossing<EllipsoidEntry<D>>> {
         let dir = ray.working_dir();
@@ -346,12 +372,12 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let (a_min, a_max) = (a.min(), a.max());
         let scale = point_scale(&widen(&self.center.coords), a_max, a_min) / a_max;
         let shortcut = Shortcut::rescaled::<T>(scale).with_products(products);
-        let exact = || self.in_unit_frame(ray.origin(), products);
+        let exact = || self.in_unit_frame(ray.origin(), origin, products);
         let ball = if shortcut.exact_products || a_max > MAX_ROUNDED_ASPECT * a_min {
             line_ball(&exact(), &local_dir, 1.0, shortcut)
         } else {
             line_ball_deferred(
-                &self.in_unit_frame_rounded(ray.origin()),
+                &self.in_unit_frame_rounded(ray.origin(), origin),
                 exact,
                 &local_dir,
                 1.0,
@@ -383,14 +409,15 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
 
     /// [`SweepQuery::sweep`], its error-free products formed by `products`.
     #[inline(always)]
-    fn sweep_with(
+    fn sweep_with<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         with_exit: bool,
         products: Products,
     ) -> Option<Crossing<Closest<D>>> {
-        let local = self.in_local_frame(ray.origin(), products);
+        let local = self.in_local_frame(ray.origin(), origin, products);
         let n = self.in_local_axes(&ray.working_dir());
         let a = widen(&self.semi_axes);
         let approach = closest_approach(&local, &n.into(), products);
@@ -512,17 +539,27 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Ellipsoid<T, D> {
     type Entry = EllipsoidEntry<D>;
 
     #[inline]
-    fn crossing(&self, ray: &Ray<T, D>, _: Products) -> Option<Crossing<Self::Entry>> {
+    fn crossing<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        _: Products,
+    ) -> Option<Crossing<Self::Entry>> {
         // In the FMA copy where the CPU has it, whatever the caller's code: the compensated change
         // of frame and its products outweigh the call (docs/performance.md).
         with_fused_products(
             #[inline(always)]
-            |products| self.crossing_with(ray, products),
+            |products| self.crossing_with(ray, origin, products),
         )
     }
 
     #[inline]
-    fn contact(&self, _ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
+    fn contact<O: Origin<D>>(
+        &self,
+        _ray: &Ray<T, D>,
+        _origin: O,
+        crossing: &Crossing<Self::Entry>,
+    ) -> Contact<D> {
         let e = &crossing.entry;
         let on_unit_sphere = e.ball.entry_offset(&e.local_dir);
         let a = widen(&self.semi_axes);
@@ -577,9 +614,10 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
     /// from the line's closest approach to the centre, formed in twice the working precision, so
     /// that a far origin costs no precision near the ellipsoid.
     #[inline]
-    fn sweep(
+    fn sweep<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         with_exit: bool,
         _: Products,
@@ -587,14 +625,15 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
         // In the FMA copy where the CPU has it, as the crossing.
         with_fused_products(
             #[inline(always)]
-            |products| self.sweep_with(ray, radius, with_exit, products),
+            |products| self.sweep_with(ray, origin, radius, with_exit, products),
         )
     }
 
     #[inline]
-    fn sweep_contact(
+    fn sweep_contact<O: Origin<D>>(
         &self,
         _ray: &Ray<T, D>,
+        _origin: O,
         _radius: f64,
         crossing: &Crossing<Self::Contact>,
     ) -> Contact<D> {
@@ -724,8 +763,8 @@ mod tests {
             let what = format!("{ray:?} against {ellipsoid:?}, ball {radius}");
             Some((what, move |products| {
                 (
-                    ellipsoid.crossing_with(&ray, products),
-                    ellipsoid.sweep_with(&ray, radius, true, products),
+                    ellipsoid.crossing_with(&ray, AtRay, products),
+                    ellipsoid.sweep_with(&ray, AtRay, radius, true, products),
                 )
             }))
         });

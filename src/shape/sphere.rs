@@ -6,7 +6,7 @@ use crate::batch::dispatch::Registers;
 use crate::batch::lanes::{Four, FourMask};
 use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
 use crate::bounds::{Aabb, bounding_box};
-use crate::cast::{self, Contact, Crossing, LineQuery, SweepQuery, unit};
+use crate::cast::{self, Beyond, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
 use crate::core::exact::Products;
 use crate::core::lane::{Lane, build};
 use crate::core::quadratic::{
@@ -138,6 +138,15 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         self.offset(p).power(self.radius.to_wide(), Products::Split) <= 0.0
     }
 
+    /// [`Shape::contains`] at `p + lo` (`lo` held apart exactly, [`Beyond`]): the sign of
+    /// `|p + lo − c|² − r²` in twice the working precision.
+    pub(crate) fn contains_beyond(&self, p: &Point<T, D>, lo: SVector<f64, D>) -> bool {
+        Beyond(lo)
+            .offset(self.offset(p))
+            .power(self.radius.to_wide(), Products::Split)
+            <= 0.0
+    }
+
     fn offset(&self, p: &Point<T, D>) -> Offset<D> {
         Offset::between(&widen(&p.coords), &widen(&self.center.coords))
     }
@@ -149,19 +158,20 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// ray's stored direction (which [`Shortcut::along_ray`] allows), its error-free products
     /// formed by `products`.
     #[inline(always)]
-    fn crossing_within(
+    fn crossing_within<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         reach: f64,
         products: Products,
     ) -> Option<Crossing<(LineBall<D>, SVector<f64, D>)>> {
         let n = ray.stored_dir();
         let x = line_ball_or(
-            &self.offset(ray.origin()),
+            &origin.offset(self.offset(ray.origin())),
             &n,
             reach,
             self.shortcut(products),
-            || self.refused_crossing(ray, reach),
+            || self.refused_crossing(ray, origin, reach),
         )?;
         Some(Crossing {
             enter: x.near,
@@ -177,12 +187,17 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// inputs are read anew from the ray and the sphere, and the products chosen anew, as the
     /// caller's were ([`Sphere::with_products`]): this function is not compiled for FMA.
     #[inline(never)]
-    fn refused_crossing(&self, ray: &Ray<T, D>, reach: f64) -> Option<LineBall<D>> {
+    fn refused_crossing<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        reach: f64,
+    ) -> Option<LineBall<D>> {
         Self::with_products(
             #[inline(always)]
             |products| {
                 let n = ray.stored_dir().into();
-                let f = self.offset(ray.origin());
+                let f = origin.offset(self.offset(ray.origin()));
                 let (meets, x) = line_ball_refused(&f, &n, reach, self.shortcut(products));
                 meets.then_some(x)
             },
@@ -303,12 +318,22 @@ impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
     }
 
     #[inline(always)]
-    fn crossing(&self, ray: &Ray<T, D>, products: Products) -> Option<Crossing<Self::Entry>> {
-        self.crossing_within(ray, self.radius.to_wide(), products)
+    fn crossing<O: Origin<D>>(
+        &self,
+        ray: &Ray<T, D>,
+        origin: O,
+        products: Products,
+    ) -> Option<Crossing<Self::Entry>> {
+        self.crossing_within(ray, origin, self.radius.to_wide(), products)
     }
 
     #[inline(always)]
-    fn contact(&self, _ray: &Ray<T, D>, crossing: &Crossing<Self::Entry>) -> Contact<D> {
+    fn contact<O: Origin<D>>(
+        &self,
+        _ray: &Ray<T, D>,
+        _origin: O,
+        crossing: &Crossing<Self::Entry>,
+    ) -> Contact<D> {
         let (x, n) = &crossing.entry;
         let h = x.entry_offset(n);
         (
@@ -324,21 +349,23 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
     /// A ball of radius `ρ` touches this one where its centre is within `r + ρ` of the centre:
     /// the line against the ball of the summed radius.
     #[inline(always)]
-    fn sweep(
+    fn sweep<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
+        origin: O,
         radius: f64,
         _with_exit: bool,
         products: Products,
     ) -> Option<Crossing<Self::Contact>> {
-        self.crossing_within(ray, self.radius.to_wide() + radius, products)
+        self.crossing_within(ray, origin, self.radius.to_wide() + radius, products)
     }
 
     /// The contact lies on the line of centres, at `r / (r + ρ)` of the way from this centre.
     #[inline(always)]
-    fn sweep_contact(
+    fn sweep_contact<O: Origin<D>>(
         &self,
         _ray: &Ray<T, D>,
+        _origin: O,
         radius: f64,
         crossing: &Crossing<Self::Contact>,
     ) -> Contact<D> {

@@ -17,13 +17,12 @@
 //!   width), the scene is asked with the ray moved there, and its answer (distance, span, normal,
 //!   body) is the untranslated body's own, bit for bit; the hit's point is that answer's point
 //!   plus `v`, rounded once.
-//! - otherwise, in `f32`, the moved origin `hi` is exact in `f64` (the difference of two `f32`s
-//!   is, unless their exponents differ by more than 29, and then `hi` is within `2^-53` of it
-//!   relative), and raysweep's shapes answer it in `f64`, widened exactly
-//!   ([`Cast::as_wide_body`]), each answer rounded once to `f32`: within the single casts'
-//!   precision targets. A user's shape is asked from the origin rounded to its width.
-//! - otherwise, in `f64`, the scene is asked from `hi`, the moved origin rounded once: the answer
-//!   is the exact one for an origin moved by at most half an ulp of `|o − v|`.
+//! - otherwise raysweep's shapes answer in `f64` ([`Cast::as_wide_body`]: an `f32` shape widened
+//!   exactly) from `hi`, with `lo` carried into the cores as an origin held apart
+//!   (`crate::cast::Beyond`): a sphere's or an ellipsoid's offset `o − c` becomes the exact pair
+//!   `(hi − c) + lo`, a box's bounds move by `−(hi + lo)`. Each answer is within the single
+//!   casts' precision targets, rounded once to the width. A user's shape is asked from the
+//!   origin rounded to its width.
 //!
 //! Ties are those of the loop over every (instance, body) pair: the hierarchy over instances
 //! visits equal distances and keeps the lowest instance, and each scene the lowest body.
@@ -195,8 +194,9 @@ pub struct InstanceSpan<T: Real> {
 /// first hit with the lowest `(instance, body)` on equal distances, spans sorted by entry then
 /// `(instance, body)`. Where `origin − offset` is exactly representable in the width, distances,
 /// spans and normals are the untranslated body's own for the moved ray, bit for bit; elsewhere
-/// within the single casts' precision targets in `f32`, and those of an origin rounded once in
-/// `f64` (the [module's source](https://github.com/raysweep/raysweep/blob/main/src/scene/instance/mod.rs)
+/// `origin − offset` is carried as an exact pair into raysweep's shapes, whose answers stay within
+/// the single casts' precision targets (the
+/// [module's source](https://github.com/raysweep/raysweep/blob/main/src/scene/instance/mod.rs)
 /// gives the argument).
 ///
 /// A body is stored once per scene, however often the scene is placed; an instance costs its

@@ -12,19 +12,18 @@ use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
 use crate::scene::probe::{self, Narrow, Probe, Stretches};
 use crate::scene::wide::lanes;
-use crate::traits::{Cast, Shape};
+use crate::traits::Cast;
 
 /// A query's origin `o` moved to `o − v` for an instance at offset `v`.
 enum Moved<T: Real, const D: usize> {
     /// `o − v` is a value of the width: the ray (or point) moved there.
     Exact(Point<T, D>),
-    /// It is not: `origin`, the moved origin rounded to the width, `wide`, the moved origin in
-    /// `f64` (exact, or within `2^-53` of it relative where `o` and `v` are `f32`s whose
-    /// exponents differ by more than 29), and `apart`, at least the distance on any axis from
-    /// `origin` to the exact moved origin.
+    /// It is not: `origin`, the moved origin rounded to the width; `o − v` exactly as
+    /// `wide + lo` in `f64`; and `apart`, at least the distance on any axis from `origin` to it.
     Rounded {
         origin: Point<T, D>,
         wide: Point<f64, D>,
+        lo: SVector<f64, D>,
         apart: f64,
     },
 }
@@ -37,16 +36,18 @@ impl<T: Real, const D: usize> Moved<T, D> {
         let mut apart = 0.0f64;
         let mut origin = *o;
         let mut wide = Point::<f64, D>::origin();
+        let mut lo = SVector::<f64, D>::zeros();
         for i in 0..D {
-            let (hi, lo) = two_sum(o[i].to_wide(), -v[i].to_wide());
+            let (hi, err) = two_sum(o[i].to_wide(), -v[i].to_wide());
             let rounded = T::from_wide(hi);
             if !rounded.to_wide().is_finite() {
                 return None;
             }
-            exact &= lo == 0.0 && rounded.to_wide() == hi;
-            apart = apart.max((rounded.to_wide() - hi).abs() + lo.abs());
+            exact &= err == 0.0 && rounded.to_wide() == hi;
+            apart = apart.max((rounded.to_wide() - hi).abs() + err.abs());
             origin[i] = rounded;
             wide[i] = hi;
+            lo[i] = err;
         }
         Some(if exact {
             Moved::Exact(origin)
@@ -54,6 +55,7 @@ impl<T: Real, const D: usize> Moved<T, D> {
             Moved::Rounded {
                 origin,
                 wide,
+                lo,
                 // Rounded up, with room for the roundings of the sum.
                 apart: apart * (1.0 + f64::EPSILON * 4.0),
             }
@@ -72,24 +74,22 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
     }
 
     /// The wide answer `hit` (in the scene's coordinates, `f64`) in the instanced scene, rounded
-    /// once to the width; `None` where its distance rounds beyond the width's range.
-    fn placed_wide(&self, hit: Hit<f64, D>) -> Option<Hit<T, D>> {
+    /// once to the width: at distance 0 at `ray`'s origin, exactly; `None` where its distance
+    /// rounds beyond the width's range.
+    fn placed_wide(&self, ray: &Ray<T, D>, hit: Hit<f64, D>) -> Option<Hit<T, D>> {
         let distance = T::from_wide(hit.distance);
+        if hit.distance == 0.0 {
+            return Some(Hit {
+                distance,
+                point: *ray.origin(),
+                normal: -*ray.dir(),
+            });
+        }
         distance.to_wide().is_finite().then(|| Hit {
             distance,
             point: Point::from(narrow(&(hit.point.coords + widen(&self.offset)))),
             normal: Unit::new_unchecked(narrow(hit.normal.as_ref())),
         })
-    }
-
-    /// The line through `ray` from the moved origin `wide`, in `f64`, where the width is
-    /// narrower than `f64` (else the rounded origin is already that line's).
-    fn wide_ray(ray: &Ray<T, D>, wide: &Point<f64, D>) -> Option<Ray<f64, D>> {
-        if T::EPSILON_WIDE > f64::EPSILON {
-            Ray::new(*wide, widen(ray.dir().as_ref())).ok()
-        } else {
-            None
-        }
     }
 
     /// The first hit (`radius` `None`) or ball contact of `ray` over the instance's bodies, up
@@ -114,21 +114,19 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             Moved::Rounded {
                 origin,
                 wide,
+                lo,
                 apart,
             } => {
                 let moved = ray.moved_to(origin);
-                let wide_ray = Self::wide_ray(ray, &wide);
-                let within = limit.to_wide();
+                let wide_ray = ray.in_f64_from(wide);
                 let cast = |_, body: &S, _| {
-                    let hit = match (&wide_ray, body.as_wide_body()) {
-                        (Some(line), Some(body)) => {
-                            let hit = match radius {
-                                None => body.cast_ray(line, within),
-                                Some(r) => body.cast_sphere(line, r.to_wide(), within),
-                            }?;
-                            self.placed_wide(hit)?
+                    let hit = match body.as_wide_body() {
+                        Some(body) => {
+                            let r = radius.map(Real::to_wide);
+                            let hit = body.cast_beyond(&wide_ray, lo, r, limit.to_wide())?;
+                            self.placed_wide(ray, hit)?
                         }
-                        _ => self.placed(match radius {
+                        None => self.placed(match radius {
                             None => body.cast_ray(&moved, limit),
                             Some(r) => body.cast_sphere(&moved, r, limit),
                         }?),
@@ -160,13 +158,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let Some(moved) = Moved::of(ray.origin(), &self.offset) else {
             return;
         };
-        let (origin, apart, wide_ray) = match moved {
+        let (origin, apart, beyond) = match moved {
             Moved::Exact(origin) => (origin, 0.0, None),
             Moved::Rounded {
                 origin,
                 wide,
+                lo,
                 apart,
-            } => (origin, apart, Self::wide_ray(ray, &wide)),
+            } => (origin, apart, Some((ray.in_f64_from(wide), lo))),
         };
         let moved = ray.moved_to(origin);
         let line = Probe::of(&moved, apart);
@@ -178,8 +177,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             },
             |body| {
                 let shape = &bodies[body];
-                let span = match (&wide_ray, shape.as_wide_body()) {
-                    (Some(line), Some(wide)) => wide.ray_span(line).map(|s| Span {
+                let span = match (&beyond, shape.as_wide_body()) {
+                    (Some((line, lo)), Some(wide)) => wide.span_beyond(line, *lo).map(|s| Span {
                         enter: T::from_wide(s.enter),
                         exit: T::from_wide(s.exit),
                     }),
@@ -208,14 +207,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let Some(moved) = Moved::of(point, &self.offset) else {
             return;
         };
-        let (rounded, wide) = match moved {
+        let (rounded, beyond) = match moved {
             Moved::Exact(p) => (p, None),
-            Moved::Rounded { origin, wide, .. } => {
-                (origin, (T::EPSILON_WIDE > f64::EPSILON).then_some(wide))
-            }
+            Moved::Rounded {
+                origin, wide, lo, ..
+            } => (origin, Some((wide, lo))),
         };
-        let at: [f64; D] = match &wide {
-            Some(w) => w.coords.into(),
+        let at: [f64; D] = match &beyond {
+            Some((w, _)) => w.coords.into(),
             None => core::array::from_fn(|i| rounded[i].to_wide()),
         };
         let bodies = self.scene.bodies();
@@ -223,8 +222,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             |node| probe::containing::<D, T>(node, &at),
             |body| {
                 let shape = &bodies[body];
-                let holds = match (&wide, shape.as_wide_body()) {
-                    (Some(w), Some(b)) => b.contains(w),
+                let holds = match (&beyond, shape.as_wide_body()) {
+                    (Some((w, lo)), Some(b)) => b.contains_beyond(w, *lo),
                     _ => shape.contains(&rounded),
                 };
                 if holds {
