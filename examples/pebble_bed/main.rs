@@ -11,7 +11,7 @@
 //! makes the ratio of the lines' totals unbiased for it). It fails if the two differ by more than
 //! five standard errors.
 //!
-//! `cargo run --release --example pebble_bed` (1 000, 10 000 and 250 000 pebbles, about a minute);
+//! `cargo run --release --example pebble_bed` (1 000, 10 000 and 250 000 pebbles, about half a minute);
 //! `-- --small` for 300 and 3 000 (what CI runs).
 
 mod packing;
