@@ -112,8 +112,7 @@ pub(crate) trait LineQuery<T: Real, const D: usize> {
     /// products are formed by `products`, which the caller's code is compiled for, or by the
     /// shape's own choice where its query outweighs a call: the ellipsoid runs its crossing in a
     /// copy compiled for FMA ([`with_fused_products`](crate::fused::with_fused_products))
-    /// whatever the caller's code.
-    /// The line starts at `origin` ([`Origin`]).
+    /// whatever the caller's code. The line starts at `origin` ([`Origin`]).
     fn crossing<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
@@ -140,8 +139,8 @@ pub(crate) trait SweepQuery<T: Real, const D: usize> {
     /// Where the ball's centre, moving along the whole line through `ray`, first touches the solid
     /// and, if `with_exit`, where it last does (otherwise `exit` is `enter`); `inside` when it
     /// touches it at the origin. `None` if it never does. Any error-free products are formed as
-    /// for [`LineQuery::crossing`]: the box's and the ellipsoid's sweeps choose their own.
-    /// The line starts at `origin` ([`Origin`]).
+    /// for [`LineQuery::crossing`]: the box's and the ellipsoid's sweeps choose their own. The
+    /// line starts at `origin` ([`Origin`]).
     fn sweep<O: Origin<D>>(
         &self,
         ray: &Ray<T, D>,
@@ -185,6 +184,39 @@ fn first_hit<T: Real, const D: usize, E>(
         #[inline(always)]
         || contact(&x),
     )
+}
+
+/// `hits[i] = cast(&rays[i])` for every `i`: a scene's batch of single casts.
+///
+/// # Panics
+///
+/// If `rays` and `hits` differ in length (the message names `call`).
+pub(crate) fn each_ray<T: Real, const D: usize, H>(
+    call: &str,
+    rays: &[Ray<T, D>],
+    hits: &mut [H],
+    cast: impl Fn(&Ray<T, D>) -> H,
+) {
+    assert_batch_lengths(call, rays.len(), hits.len());
+    for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+        *hit = cast(ray);
+    }
+}
+
+/// [`each_ray`] on rayon's thread pool, in runs of at least 64 rays: the same answers.
+#[cfg(feature = "rayon")]
+pub(crate) fn each_ray_par<T: Real, const D: usize, H: Send>(
+    call: &str,
+    rays: &[Ray<T, D>],
+    hits: &mut [H],
+    cast: impl Fn(&Ray<T, D>) -> H + Sync,
+) {
+    use rayon::prelude::*;
+    assert_batch_lengths(call, rays.len(), hits.len());
+    rays.par_iter()
+        .zip(hits.par_iter_mut())
+        .with_min_len(64)
+        .for_each(|(ray, hit)| *hit = cast(ray));
 }
 
 /// `max_distance` in the working precision, at most [`finite_in_width`]; `None` for a NaN or

@@ -37,7 +37,7 @@ use core::cmp::Ordering;
 
 use nalgebra::Point;
 
-use crate::cast::assert_batch_lengths;
+use crate::cast::each_ray;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
@@ -514,10 +514,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         max_distance: T,
         hits: &mut [Option<BodyHit<T, D>>],
     ) {
-        assert_batch_lengths("Scene::cast_rays", rays.len(), hits.len());
-        for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
-            *hit = self.cast_ray(ray, max_distance);
-        }
+        each_ray("Scene::cast_rays", rays, hits, |ray| {
+            self.cast_ray(ray, max_distance)
+        });
     }
 
     /// [`Scene::cast_rays`] spread over rayon's thread pool: the same bits. Available with the
@@ -536,12 +535,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ) where
         S: Sync,
     {
-        use rayon::prelude::*;
-        assert_batch_lengths("Scene::cast_rays_par", rays.len(), hits.len());
-        rays.par_iter()
-            .zip(hits.par_iter_mut())
-            .with_min_len(64)
-            .for_each(|(ray, hit)| *hit = self.cast_ray(ray, max_distance));
+        crate::cast::each_ray_par("Scene::cast_rays_par", rays, hits, |ray| {
+            self.cast_ray(ray, max_distance)
+        });
     }
 
     /// Every span `span_of` gives over the bodies `filter` keeps whose nodes the probe meets,

@@ -55,7 +55,7 @@ use nalgebra::{Point, SVector};
 use super::probe::{self, Line, Narrow, Probe, Stretches};
 use super::wide::{lanes, slack};
 use super::{Body, Scene};
-use crate::cast::assert_batch_lengths;
+use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -357,10 +357,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         max_distance: T,
         hits: &mut [Option<InstanceHit<T, D>>],
     ) {
-        assert_batch_lengths("InstancedScene::cast_rays", rays.len(), hits.len());
-        for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
-            *hit = self.cast_ray(ray, max_distance);
-        }
+        each_ray("InstancedScene::cast_rays", rays, hits, |ray| {
+            self.cast_ray(ray, max_distance)
+        });
     }
 
     /// [`InstancedScene::cast_rays`] spread over rayon's thread pool: the same bits. Available
@@ -379,12 +378,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     ) where
         S: Sync + Send,
     {
-        use rayon::prelude::*;
-        assert_batch_lengths("InstancedScene::cast_rays_par", rays.len(), hits.len());
-        rays.par_iter()
-            .zip(hits.par_iter_mut())
-            .with_min_len(64)
-            .for_each(|(ray, hit)| *hit = self.cast_ray(ray, max_distance));
+        crate::cast::each_ray_par("InstancedScene::cast_rays_par", rays, hits, |ray| {
+            self.cast_ray(ray, max_distance)
+        });
     }
 
     /// The first hit (`radius` `None`) or ball contact over the instances: each instance the
