@@ -450,7 +450,7 @@ mod tests {
         };
         for (make, start) in [(line as fn(usize) -> _, 0), (scattered, 0), (line, 500)] {
             let boxes: Vec<([f64; 3], [f64; 3])> = (0..3000).map(make).collect();
-            let mut h: Hierarchy<f64, 3> = Hierarchy::build(&boxes[..start]);
+            let mut h: Hierarchy<f64, 3> = Hierarchy::build(boxes[..start].iter().copied());
             for (k, b) in boxes.iter().enumerate().skip(start) {
                 h.insert(*b);
                 if k % 500 == 499 {

@@ -189,8 +189,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ///
     /// If there are `2^31 − 1` bodies or more (tens of gigabytes of them).
     pub fn new(bodies: Vec<S>) -> Self {
-        let boxes: Vec<([T; D], [T; D])> = bodies.iter().map(box_of).collect();
-        Scene::with_boxes(bodies, &boxes)
+        Scene::with_boxes(bodies, box_of)
     }
 
     /// Replaces body `id` (moves it, or puts another body in its place). Every query is exact
@@ -229,8 +228,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// Builds the hierarchy anew over the bodies as they are now (after many [`Scene::set_body`]
     /// calls, say). The ids stay.
     pub fn rebuild(&mut self) {
-        let boxes: Vec<([T; D], [T; D])> = self.bodies.iter().map(box_of).collect();
-        self.hierarchy = Hierarchy::build(&boxes);
+        self.hierarchy = Hierarchy::build(self.bodies.iter().map(box_of));
     }
 
     /// The first hit of `ray` within `[0, max_distance]` over every body: the hit that

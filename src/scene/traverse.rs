@@ -27,17 +27,17 @@ fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 
 /// The traversals every query shares, which need nothing of the bodies.
 impl<T: Real, const D: usize, S> Scene<T, D, S> {
-    /// The scene of `bodies` whose boxes (as `min`, `max` in the width, none NaN) are `boxes`:
-    /// [`Scene::new`], and the instanced scene's hierarchy over its instances, whose boxes are
-    /// not a [`Shape::aabb`](crate::Shape::aabb).
-    pub(crate) fn with_boxes(bodies: Vec<S>, boxes: &[([T; D], [T; D])]) -> Self {
+    /// The scene of `bodies` whose boxes (as `min`, `max` in the width, none NaN) `box_of`
+    /// gives: [`Scene::new`], and the instanced scene's hierarchy over its instances, whose boxes
+    /// are not a [`Shape::aabb`](crate::Shape::aabb).
+    pub(crate) fn with_boxes(bodies: Vec<S>, box_of: impl Fn(&S) -> ([T; D], [T; D])) -> Self {
         assert!(
             bodies.len() < MAX_BODIES,
             "{} bodies; a scene holds fewer than 2^31 - 1",
             bodies.len()
         );
         Scene {
-            hierarchy: Hierarchy::build(boxes),
+            hierarchy: Hierarchy::build(bodies.iter().map(box_of)),
             bodies,
         }
     }

@@ -134,12 +134,13 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     ///
     /// With the `rayon` feature, the parts below the top levels are built on rayon's threads,
     /// each into nodes of its own, then appended; the hierarchy is the same.
-    pub(crate) fn build(boxes: &[([T; D], [T; D])]) -> Self {
+    pub(crate) fn build(boxes: impl ExactSizeIterator<Item = ([T; D], [T; D])>) -> Self {
+        let count = boxes.len();
         let (mut store, all) = ItemStore::new(boxes);
         let mut hierarchy = Hierarchy {
             nodes: Vec::new(),
             parents: Vec::new(),
-            node_of: alloc::vec![0; boxes.len()],
+            node_of: alloc::vec![0; count],
             depth: 0,
             inserted: 0,
             built_depth: 0,
@@ -149,11 +150,14 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             return hierarchy;
         };
         let mut items = store.view();
-        let top = grow(&mut items, all, subtree_size(boxes.len()));
+        let top = grow(&mut items, all, subtree_size(count));
         let mut left = top.left.clone();
         left.sort_unstable_by_key(|part| part.bodies.first);
         let parts: Vec<Subset<D>> = left.iter().map(|part| part.bodies).collect();
         let subtrees = grow_each(items.carve(&parts), &parts);
+        // The boxes and bins are done with: freed before the nodes are gathered, whose peak they
+        // would add to.
+        drop(store);
         hierarchy.append(top, None);
         for (part, subtree) in left.iter().zip(subtrees) {
             hierarchy.append(subtree, Some(part));

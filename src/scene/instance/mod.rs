@@ -246,9 +246,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     ///
     /// If there are `2^31 − 1` instances or more.
     pub fn new(instances: Vec<Instance<T, D, S>>) -> Self {
-        let boxes: Vec<([T; D], [T; D])> = instances.iter().map(Instance::placed_box).collect();
         InstancedScene {
-            top: Scene::with_boxes(instances, &boxes),
+            top: Scene::with_boxes(instances, Instance::placed_box),
         }
     }
 
