@@ -142,10 +142,12 @@ fn area_of<const D: usize>(entries: &[Entry<D>]) -> f64 {
 }
 
 impl<T: Real, const D: usize> Hierarchy<T, D> {
-    /// Adds the next body (id `node_of.len()`) with the box `(min, max)` (in the width; no NaN),
-    /// as the module's documentation says.
+    /// Adds the next body (id `bodies`) with the box `(min, max)` (in the width; no NaN), as the
+    /// module's documentation says.
     pub(crate) fn insert(&mut self, (min, max): ([T; D], [T; D])) {
-        let id = self.node_of.len() as u32;
+        self.link();
+        let id = self.bodies as u32;
+        self.bodies += 1;
         self.node_of.push(0);
         self.inserted += 1;
         let mut holder = Wide::BLANK;

@@ -114,9 +114,13 @@ pub(crate) fn lanes(test: impl Fn(usize) -> bool) -> u32 {
 pub(crate) struct Hierarchy<T, const D: usize> {
     /// The nodes, the root first (none for no bodies).
     pub(crate) nodes: Vec<Wide<D>>,
-    /// Each node's parent (`u32::MAX` for the root), for refits.
+    /// How many bodies.
+    pub(super) bodies: usize,
+    /// Each node's parent (`u32::MAX` for the root), for refits and insertions: empty until
+    /// [`Hierarchy::link`] (the queries need no back links, and a scene that is only queried
+    /// keeps 6 bytes per body less).
     pub(super) parents: Vec<u32>,
-    /// The node that holds each body.
+    /// The node that holds each body, with [`Hierarchy::parents`].
     pub(super) node_of: Vec<u32>,
     /// The most nodes on a path from the root to a body.
     pub(crate) depth: usize,
@@ -139,8 +143,9 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let (mut store, all) = ItemStore::new(boxes);
         let mut hierarchy = Hierarchy {
             nodes: Vec::new(),
+            bodies: count,
             parents: Vec::new(),
-            node_of: alloc::vec![0; count],
+            node_of: Vec::new(),
             depth: 0,
             inserted: 0,
             built_depth: 0,
@@ -163,16 +168,6 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             hierarchy.append(subtree, Some(part));
         }
         hierarchy.nodes.shrink_to_fit();
-        hierarchy.parents.shrink_to_fit();
-        // Each body's node, read from the nodes rather than gathered as they were made (8 bytes
-        // per body more at the build's peak).
-        for (index, node) in hierarchy.nodes.iter().enumerate() {
-            for &child in &node.child {
-                if child != EMPTY && child & BODY != 0 {
-                    hierarchy.node_of[(child & !BODY) as usize] = index as u32;
-                }
-            }
-        }
         hierarchy.built_depth = hierarchy.depth;
         hierarchy
     }
@@ -180,17 +175,13 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// Appends `grown`'s nodes, as the child that `part` left (or as the root).
     fn append(&mut self, grown: Grown<D>, part: Option<&Left<D>>) {
         let offset = self.nodes.len() as u32;
-        let parent = match part {
+        match part {
             Some(part) => {
                 self.nodes[part.node as usize].child[part.lane] = offset;
                 self.depth = self.depth.max(part.depth + grown.depth);
-                part.node
             }
-            None => {
-                self.depth = self.depth.max(grown.depth);
-                u32::MAX
-            }
-        };
+            None => self.depth = self.depth.max(grown.depth),
+        }
         for mut node in grown.nodes {
             for child in &mut node.child {
                 if *child & BODY == 0 {
@@ -199,13 +190,34 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             }
             self.nodes.push(node);
         }
-        let up = |p: u32| if p == u32::MAX { parent } else { p + offset };
-        self.parents.extend(grown.parents.into_iter().map(up));
+    }
+
+    /// Builds the back links ([`Hierarchy::parents`], [`Hierarchy::node_of`]) from the nodes,
+    /// where they are not built yet: once after a build, on the first refit or insertion.
+    pub(super) fn link(&mut self) {
+        if self.parents.len() == self.nodes.len() && self.node_of.len() == self.bodies {
+            return;
+        }
+        self.parents = alloc::vec![u32::MAX; self.nodes.len()];
+        self.node_of = alloc::vec![0; self.bodies];
+        for (index, node) in self.nodes.iter().enumerate() {
+            for &child in &node.child {
+                if child == EMPTY {
+                    continue;
+                }
+                if child & BODY != 0 {
+                    self.node_of[(child & !BODY) as usize] = index as u32;
+                } else {
+                    self.parents[child as usize] = index as u32;
+                }
+            }
+        }
     }
 
     /// Refits the boxes on the path from body `id` to the root to its box `(min, max)`, so that
     /// every node again holds its bodies, grown as at the build.
     pub(crate) fn refit(&mut self, id: usize, (min, max): ([T; D], [T; D])) {
+        self.link();
         let node = self.node_of[id] as usize;
         let lane = self.nodes[node].lane_of(BODY | id as u32);
         let bounds = Bounds {
@@ -253,8 +265,6 @@ fn subtree_size(bodies: usize) -> usize {
 /// Nodes built over some of the bodies, indexed from their root (0).
 struct Grown<const D: usize> {
     nodes: Vec<Wide<D>>,
-    /// Each node's parent (`u32::MAX` for the root).
-    parents: Vec<u32>,
     /// The most nodes on a path from the root to a body.
     depth: usize,
     /// The parts left for subtrees of their own.
@@ -280,7 +290,6 @@ fn grow<T: Real, const D: usize>(
 ) -> Grown<D> {
     let mut grown = Grown {
         nodes: alloc::vec![Wide::BLANK],
-        parents: alloc::vec![u32::MAX],
         depth: 0,
         left: Vec::new(),
     };
@@ -303,7 +312,6 @@ fn grow<T: Real, const D: usize>(
             } else {
                 let index = grown.nodes.len();
                 grown.nodes.push(Wide::BLANK);
-                grown.parents.push(node as u32);
                 work.push((*part, index, depth + 1));
                 grown.nodes[node].child[k] = index as u32;
             }
