@@ -42,8 +42,8 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-use probe::{Line, Narrow, Probe, Stretches, reach};
-use wide::{Hierarchy, lanes};
+use probe::{Line, Narrow, Probe, reach};
+use wide::Hierarchy;
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -549,10 +549,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ) {
         spans.clear();
         self.walk(
-            |node| {
-                let Stretches { enter, exit } = probe.stretches(node);
-                lanes(|k| enter[k] <= exit[k])
-            },
+            |node| probe.crosses(node),
             |id| {
                 if filter(id)
                     && let Some(span) = span_of(&self.bodies[id])

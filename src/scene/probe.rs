@@ -153,6 +153,16 @@ impl<const D: usize> Probe<D> {
     }
 }
 
+impl<const D: usize> Probe<D> {
+    /// The children of `node` the whole line meets (behind the origin too), as bits (bit `k`
+    /// for child `k`): those a span query visits.
+    #[inline(always)]
+    pub(crate) fn crosses(&self, node: &Wide<D>) -> u32 {
+        let Stretches { enter, exit } = self.stretches(node);
+        lanes(|k| enter[k] <= exit[k])
+    }
+}
+
 impl<const D: usize> Line<D> for Probe<D> {
     /// The stretches, with each entry rounded down to `f32` (no higher than the exact one).
     #[inline(always)]

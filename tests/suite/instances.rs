@@ -507,6 +507,13 @@ fn exact_ball_entry(
     Some(to_f64(&(t * a.sqrt())))
 }
 
+/// The rounding error of `a + b` (Knuth's two-sum): `a + b` is exactly `(a + b rounded) + this`.
+fn two_sum_error(a: f64, b: f64) -> f64 {
+    let sum = a + b;
+    let back = sum - a;
+    (a - (sum - back)) + (b - back)
+}
+
 /// The exact entry of [`exact_ball_entry`] for world inputs: origin `o`, offset `v`, stored
 /// direction `n`, and the ball `(c, r)` of the scene; `o − v` exactly.
 fn exact_placed_entry(inputs: &[f64; 13]) -> Option<f64> {
@@ -514,13 +521,8 @@ fn exact_placed_entry(inputs: &[f64; 13]) -> Option<f64> {
     let v = SVector::<f64, 3>::from_row_slice(&inputs[3..6]);
     let n = SVector::<f64, 3>::from_row_slice(&inputs[6..9]);
     let c = SVector::<f64, 3>::from_row_slice(&inputs[9..12]);
-    // `o − v` as `hi + lo` exactly (Knuth's two-sum).
     let hi = o - v;
-    let lo = SVector::<f64, 3>::from_fn(|i, _| {
-        let (a, b) = (o[i], -v[i]);
-        let back = hi[i] - a;
-        (a - (hi[i] - back)) + (b - back)
-    });
+    let lo = SVector::<f64, 3>::from_fn(|i, _| two_sum_error(o[i], -v[i]));
     exact_ball_entry((&hi, &lo), &n, &c, inputs[12])
 }
 
@@ -579,12 +581,7 @@ fn f64_offsets_that_round_keep_the_single_casts_precision() {
         let Some(hit) = scene.cast_ray(&ray, f64::INFINITY) else {
             panic!("{ray:?} misses the ball its line meets at {exact}");
         };
-        let moved_exact = (0..3).all(|i| {
-            let (a, b) = (origin[i], -offsets[k][i]);
-            let hi = a + b;
-            let back = hi - a;
-            (a - (hi - back)) + (b - back) == 0.0
-        });
+        let moved_exact = (0..3).all(|i| two_sum_error(origin[i], -offsets[k][i]) == 0.0);
         if (hit.instance, hit.body) != (k, b) || moved_exact {
             continue; // another ball lies in front, or `o − v` may be exact
         }

@@ -52,8 +52,8 @@ use core::fmt;
 
 use nalgebra::{Point, SVector};
 
-use super::probe::{self, Line, Narrow, Probe, Stretches};
-use super::wide::{lanes, slack};
+use super::probe::{self, Line, Narrow, Probe};
+use super::wide::slack;
 use super::{Body, Scene};
 use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
@@ -313,10 +313,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         spans.clear();
         let line = Probe::of(ray, 0.0);
         self.top.walk(
-            |node| {
-                let Stretches { enter, exit } = line.stretches(node);
-                lanes(|k| enter[k] <= exit[k])
-            },
+            |node| line.crosses(node),
             |instance| {
                 self.instances()[instance].spans(ray, instance, spans);
                 true

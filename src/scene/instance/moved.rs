@@ -10,8 +10,7 @@ use crate::core::exact::two_sum;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
-use crate::scene::probe::{self, Narrow, Probe, Stretches};
-use crate::scene::wide::lanes;
+use crate::scene::probe::{self, Narrow, Probe};
 use crate::traits::Cast;
 
 /// A query's origin `o` moved to `o − v` for an instance at offset `v`.
@@ -171,10 +170,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let line = Probe::of(&moved, apart);
         let bodies = self.scene.bodies();
         self.scene.walk(
-            |node| {
-                let Stretches { enter, exit } = line.stretches(node);
-                lanes(|k| enter[k] <= exit[k])
-            },
+            |node| line.crosses(node),
             |body| {
                 let shape = &bodies[body];
                 let span = match (&beyond, shape.as_wide_body()) {
