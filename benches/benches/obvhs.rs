@@ -113,20 +113,26 @@ fn bench(c: &mut Criterion) {
                 black_box(&their_hits);
             })
         });
+        // The f64 scene on the same balls (obvhs has them rounded to f32).
+        let wide: Scene<f64, 3, Sphere<f64>> = one.install(|| Scene::new(unit_balls(&centres)));
+        let wide_rays: Vec<Ray<f64>> = rays(&pairs);
+        let mut wide_hits: Vec<Option<BodyHit<f64>>> = vec![None; RAYS];
+        g.bench_function("raysweep f64", |b| {
+            b.iter(|| {
+                for (ray, hit) in wide_rays.iter().zip(wide_hits.iter_mut()) {
+                    *hit = wide.cast_ray(black_box(ray), f64::INFINITY);
+                }
+                black_box(&wide_hits);
+            })
+        });
+        println!(
+            "{n} spheres: hierarchy {:.1} (f32) and {:.1} (f64) bytes per body",
+            scene.hierarchy_bytes() as f64 / n as f64,
+            wide.hierarchy_bytes() as f64 / n as f64
+        );
         if n == 100_000 {
-            // The other ratios, on the same rays in the same run: the f64 scene, the
-            // mixed scene of `Body`s, and sphere casts of radius 0.25.
-            let wide: Scene<f64, 3, Sphere<f64>> = Scene::new(unit_balls(&centres));
-            let wide_rays: Vec<Ray<f64>> = rays(&pairs);
-            let mut wide_hits: Vec<Option<BodyHit<f64>>> = vec![None; RAYS];
-            g.bench_function("raysweep f64", |b| {
-                b.iter(|| {
-                    for (ray, hit) in wide_rays.iter().zip(wide_hits.iter_mut()) {
-                        *hit = wide.cast_ray(black_box(ray), f64::INFINITY);
-                    }
-                    black_box(&wide_hits);
-                })
-            });
+            // The other ratios, on the same rays in the same run: the mixed scene of
+            // `Body`s, and sphere casts of radius 0.25.
             let mixed: Scene<f32> = Scene::new(balls.iter().map(|&s| Body::from(s)).collect());
             g.bench_function("raysweep Body", |b| {
                 b.iter(|| {

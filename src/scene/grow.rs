@@ -164,7 +164,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         holder.child[0] = BODY | id;
         let entry = Entry::of(&holder, 0);
         if self.nodes.is_empty() {
-            self.nodes.push(holder);
+            self.add(&holder);
             self.parents.push(u32::MAX);
             self.depth = 1;
             return;
@@ -192,7 +192,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let added = entry.bounds();
         let (mut node, mut depth) = (0usize, 1usize);
         let root = {
-            let (lower, upper) = self.nodes[0].union();
+            let (lower, upper) = self.node(0).union();
             Bounds {
                 min: lower.map(f64::from),
                 max: upper.map(f64::from),
@@ -208,7 +208,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let mut node_box = root;
         let mut best: Option<(f64, Spot)> = None;
         loop {
-            let wide = &self.nodes[node];
+            let wide = &self.node(node);
             let mut down: Option<(f64, usize, Bounds<D>)> = None;
             for k in 0..WIDTH {
                 let child = wide.child[k];
@@ -254,13 +254,12 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 
     /// A new node in lane `k` of `node` holding the body there and `entry`.
     fn pair(&mut self, node: usize, k: usize, entry: &Entry<D>) {
-        let old = Entry::of(&self.nodes[node], k);
-        let pair = self.nodes.len();
-        self.nodes.push(Wide::BLANK);
+        let old = Entry::of(&self.node(node), k);
+        let pair = self.add(&Wide::BLANK);
         self.parents.push(node as u32);
         self.set_lane(pair, 0, &old);
         self.set_lane(pair, 1, entry);
-        let (lower, upper) = self.nodes[pair].union();
+        let (lower, upper) = self.node(pair).union();
         self.set_lane(
             node,
             k,
@@ -277,7 +276,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     fn leaf_for(&self, entry: &Entry<D>) -> (usize, usize) {
         let (mut node, mut depth) = (0usize, 1usize);
         loop {
-            let wide = &self.nodes[node];
+            let wide = &self.node(node);
             let mut best: Option<(f64, f64, u32)> = None;
             for k in 0..WIDTH {
                 let child = wide.child[k];
@@ -309,14 +308,14 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             return;
         }
         let mut entries = [entry; WIDTH + 1];
+        let full = self.node(node);
         for (k, e) in entries.iter_mut().take(WIDTH).enumerate() {
-            *e = Entry::of(&self.nodes[node], k);
+            *e = Entry::of(&full, k);
         }
         let (kept, moved) = split(&mut entries);
-        let sibling = self.nodes.len();
-        self.nodes.push(Wide::BLANK);
+        let sibling = self.add(&Wide::BLANK);
         self.parents.push(u32::MAX);
-        self.nodes[node] = Wide::BLANK;
+        self.store(node, &Wide::BLANK);
         for (k, e) in kept.iter().enumerate() {
             self.set_lane(node, k, e);
         }
@@ -324,7 +323,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             self.set_lane(sibling, k, e);
         }
         let halves = |hierarchy: &Self, n: usize| {
-            let (lower, upper) = hierarchy.nodes[n].union();
+            let (lower, upper) = hierarchy.node(n).union();
             Entry {
                 child: n as u32,
                 lower,
@@ -333,8 +332,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         };
         if self.parents[node] == u32::MAX {
             // The root splits: its half moves out, and a new root takes both halves.
-            let old = self.nodes.len();
-            self.nodes.push(self.nodes[node]);
+            let old = self.add(&self.node(node));
             self.parents.push(u32::MAX);
             for k in 0..WIDTH {
                 let child = self.nodes[old].child[k];
@@ -342,7 +340,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                     self.adopt(old, child);
                 }
             }
-            self.nodes[node] = Wide::BLANK;
+            self.store(node, &Wide::BLANK);
             let (a, b) = (halves(self, old), halves(self, sibling));
             self.set_lane(node, 0, &a);
             self.set_lane(node, 1, &b);
@@ -356,12 +354,13 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 
     /// Lane `k` of `node` becomes `entry`, whose child `node` now holds.
     fn set_lane(&mut self, node: usize, k: usize, entry: &Entry<D>) {
-        let wide = &mut self.nodes[node];
+        let mut wide = self.node(node);
         for i in 0..D {
             wide.planes[LOWER][i][k] = entry.lower[i];
             wide.planes[UPPER][i][k] = entry.upper[i];
         }
         wide.child[k] = entry.child;
+        self.store(node, &wide);
         self.adopt(node, entry.child);
     }
 
@@ -409,7 +408,7 @@ mod tests {
         let mut seen = alloc::vec![false; boxes.len()];
         let mut stack: Vec<(usize, usize)> = alloc::vec![(0, 1)];
         while let Some((node, depth)) = stack.pop() {
-            let wide = &h.nodes[node];
+            let wide = &h.node(node);
             for k in 0..WIDTH {
                 let child = wide.child[k];
                 if child == EMPTY {
@@ -428,7 +427,7 @@ mod tests {
                         "node {child}'s parent"
                     );
                     stack.push((child as usize, depth + 1));
-                    h.nodes[child as usize].union()
+                    h.node(child as usize).union()
                 };
                 for i in 0..D {
                     assert!(wide.planes[LOWER][i][k] <= lo[i] && hi[i] <= wide.planes[UPPER][i][k]);

@@ -5,6 +5,8 @@
 //! - [`build`]: how a set of bodies is split, by binned SAH.
 //! - [`wide`]: the hierarchy the queries traverse, nodes of four children (nodes or bodies)
 //!   built top down by those splits, refitted when a body moves.
+//! - [`packed`]: the nodes as stored, each child's box in 8-bit steps (64 bytes a node), with the
+//!   argument why a decoded box holds the child's.
 //! - [`grow`]: [`Scene::push`], a body added to a built hierarchy where it costs least.
 //! - [`probe`]: a query's line against a node's children's boxes, conservatively, in `f64`, with
 //!   the argument why a skipped child holds no answer.
@@ -22,6 +24,7 @@ mod build;
 mod grow;
 mod instance;
 mod narrow;
+mod packed;
 mod prefetch;
 mod probe;
 mod proximity;

@@ -48,7 +48,7 @@ use crate::ray::Ray;
 use crate::real::Real;
 
 use super::probe::{Line, margin};
-use super::wide::{WIDTH, Wide, lanes};
+use super::wide::{Sides, WIDTH, lanes};
 
 /// How much a far parameter is widened: `1 + 2^-20`.
 const WIDEN: f64 = 1.0 + 1.0 / 1_048_576.0;
@@ -110,12 +110,12 @@ impl<const D: usize> Narrow<D> {
 
 impl<const D: usize> Line<D> for Narrow<D> {
     #[inline(always)]
-    fn meets(&self, node: &Wide<D>, reach: f32) -> (u32, [f32; WIDTH]) {
+    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
         let mut enter = [0.0f32; WIDTH];
         let mut exit = [reach; WIDTH];
         for i in 0..D {
-            let near = &node.planes[usize::from(self.negative[i])][i];
-            let far = &node.planes[usize::from(!self.negative[i])][i];
+            let near = node.side(usize::from(self.negative[i]), i);
+            let far = node.side(usize::from(!self.negative[i]), i);
             for k in 0..WIDTH {
                 let to_near = (near[k] - self.near[i]) * self.to_near[i];
                 let to_far = (far[k] - self.far[i]) * self.to_far[i];

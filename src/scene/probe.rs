@@ -59,16 +59,17 @@
 use crate::ray::Ray;
 use crate::real::Real;
 
-use super::wide::{LOWER, UPPER, WIDTH, Wide, lanes, slack};
+use super::wide::{LOWER, Sides, UPPER, WIDTH, Wide, lanes, slack};
 
 pub(crate) use super::narrow::Narrow;
 
 /// A query's line against a node's children's boxes, for the first hits and any-hit queries.
 pub(crate) trait Line<const D: usize> {
     /// The children of `node` the line meets ahead of its origin with an entry of at most
-    /// `reach`, as bits (bit `k` for child `k`), and each child's entry: at least 0, and at most
-    /// the exact one as the module's documentation bounds it.
-    fn meets(&self, node: &Wide<D>, reach: f32) -> (u32, [f32; WIDTH]);
+    /// `reach`, as bits (bit `k` for child `k`; an unused child's bit is to be cleared by the
+    /// caller), and each child's entry: at least 0, and at most the exact one as the module's
+    /// documentation bounds it.
+    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]);
 }
 
 /// The entry beyond which a child holds no hit at a distance of at most `limit` (at least 0):
@@ -131,12 +132,12 @@ impl<const D: usize> Probe<D> {
     /// stored direction, conservative as the module's documentation says; the line misses the
     /// children whose entry exceeds their exit.
     #[inline(always)]
-    pub(crate) fn stretches(&self, node: &Wide<D>) -> Stretches {
+    pub(crate) fn stretches(&self, node: &impl Sides<D>) -> Stretches {
         let mut enter = [f64::NEG_INFINITY; WIDTH];
         let mut exit = [f64::INFINITY; WIDTH];
         for i in 0..D {
-            let near = &node.planes[usize::from(self.negative[i])][i];
-            let far = &node.planes[usize::from(!self.negative[i])][i];
+            let near = node.side(usize::from(self.negative[i]), i);
+            let far = node.side(usize::from(!self.negative[i]), i);
             for k in 0..WIDTH {
                 let to_near = (f64::from(near[k]) - self.near[i]) * self.inv[i];
                 let to_far = (f64::from(far[k]) - self.far[i]) * self.inv[i];
@@ -166,7 +167,7 @@ impl<const D: usize> Probe<D> {
 impl<const D: usize> Line<D> for Probe<D> {
     /// The stretches, with each entry rounded down to `f32` (no higher than the exact one).
     #[inline(always)]
-    fn meets(&self, node: &Wide<D>, reach: f32) -> (u32, [f32; WIDTH]) {
+    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
         let Stretches { enter, exit } = self.stretches(node);
         let from = enter.map(|e| <f32 as Real>::from_wide_down(e.max(0.0)));
         let met = lanes(|k| (enter[k] <= exit[k]) & (exit[k] >= 0.0) & (from[k] <= reach));

@@ -85,7 +85,7 @@ impl<T: Real, const D: usize> Search<T, D> {
                 }
             }
         } else {
-            let node = &scene.hierarchy.nodes[child as usize];
+            let node = &scene.hierarchy.node(child as usize);
             let (kept, bounds) = self.lower.within(node, self.limit);
             if kept != 0 {
                 // The nearest is visited next; the others wait on the stack, the farther of two

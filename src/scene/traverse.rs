@@ -86,7 +86,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     }
                     continue;
                 }
-                let node = &self.hierarchy.nodes[child as usize];
+                let node = &self.hierarchy.node(child as usize);
                 let accepted = enters(node);
                 for k in 0..WIDTH {
                     if accepted >> k & 1 != 0 {
@@ -128,7 +128,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                 body((child & !BODY) as usize);
                 continue;
             }
-            let node = &self.hierarchy.nodes[child as usize];
+            let node = &self.hierarchy.node(child as usize);
             let accepted = enters(node);
             for k in 0..WIDTH {
                 if accepted >> k & 1 != 0 {
@@ -156,8 +156,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         max: f64,
         mut cast: impl FnMut(usize, &S, f64) -> Option<(f64, A)>,
     ) -> Option<(usize, A)> {
-        let nodes = &self.hierarchy.nodes;
-        if nodes.is_empty() || !(max >= 0.0) {
+        if self.hierarchy.nodes.is_empty() || !(max >= 0.0) {
             return None;
         }
         let mut best: Option<(usize, A)> = None;
@@ -182,8 +181,8 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         within = reach(d);
                     }
                 } else {
-                    let node = &nodes[child as usize];
-                    let (met, enter) = line.meets(node, within);
+                    let node = &self.hierarchy.nodes[child as usize];
+                    let (met, enter) = self.hierarchy.meets(line, node, within);
                     if met != 0 {
                         // The children met, in lane order, then sorted nearest last: the nearest is
                         // visited next, the others go on the stack, the farthest deepest.

@@ -23,6 +23,8 @@ use core::marker::PhantomData;
 use crate::real::Real;
 
 use super::build::{Bounds, ItemStore, Items, Subset};
+use super::packed::{Packed, QUANTISED};
+use super::probe::Line;
 
 /// The children of a node.
 pub(crate) const WIDTH: usize = 4;
@@ -54,16 +56,38 @@ pub(crate) const LOWER: usize = 0;
 /// The side of [`Wide::planes`] that holds the children's upper bounds.
 pub(crate) const UPPER: usize = 1;
 
-/// A node: its children's boxes, lane `k` for child `k`, and the children (a node's index, a
-/// body's id with [`BODY`], or [`EMPTY`]). A three-dimensional node is 112 bytes: aligned to a
-/// cache line (128), the hierarchy took 71 bytes per body instead of 62 at `10^5` spheres, and
-/// traversed no faster.
+/// A node's children's boxes: `planes[LOWER][i][k]` and `planes[UPPER][i][k]` are child `k`'s
+/// bounds on axis `i`, the two sides side by side so that a query picks its near and far side by
+/// index, once per ray.
+pub(crate) type Planes<const D: usize> = [[[f32; WIDTH]; D]; 2];
+
+/// A node's children's bounds, one side of one axis at a time: what the node tests read.
+pub(crate) trait Sides<const D: usize> {
+    /// The children's bounds on axis `i`, the lower ones for [`LOWER`], the upper for [`UPPER`].
+    fn side(&self, side: usize, i: usize) -> [f32; WIDTH];
+}
+
+impl<const D: usize> Sides<D> for Planes<D> {
+    #[inline(always)]
+    fn side(&self, side: usize, i: usize) -> [f32; WIDTH] {
+        self[side][i]
+    }
+}
+
+impl<const D: usize> Sides<D> for Wide<D> {
+    #[inline(always)]
+    fn side(&self, side: usize, i: usize) -> [f32; WIDTH] {
+        self.planes[side][i]
+    }
+}
+
+/// A node as the queries read it: its children's boxes, lane `k` for child `k`, and the children
+/// (a node's index, a body's id with [`BODY`], or [`EMPTY`]). The hierarchy stores it as a
+/// [`Packed`] node (`src/scene/packed.rs`) and decodes it where it is read.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(16))]
 pub(crate) struct Wide<const D: usize> {
-    /// `planes[LOWER][i]` and `planes[UPPER][i]`: the boxes' bounds on axis `i`, side by side
-    /// so that a query picks its near and far side by index, once per ray.
-    pub(crate) planes: [[[f32; WIDTH]; D]; 2],
+    pub(crate) planes: Planes<D>,
     pub(crate) child: [u32; WIDTH],
 }
 
@@ -113,7 +137,9 @@ pub(crate) fn lanes(test: impl Fn(usize) -> bool) -> u32 {
 #[derive(Clone, Debug)]
 pub(crate) struct Hierarchy<T, const D: usize> {
     /// The nodes, the root first (none for no bodies).
-    pub(crate) nodes: Vec<Wide<D>>,
+    pub(crate) nodes: Vec<Packed<D>>,
+    /// The planes of the nodes stored whole ([`Packed::full`]).
+    pub(crate) full: Vec<Planes<D>>,
     /// How many bodies.
     pub(super) bodies: usize,
     /// Each node's parent (`u32::MAX` for the root), for refits and insertions: empty until
@@ -143,6 +169,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let (mut store, all) = ItemStore::new(boxes);
         let mut hierarchy = Hierarchy {
             nodes: Vec::new(),
+            full: Vec::new(),
             bodies: count,
             parents: Vec::new(),
             node_of: Vec::new(),
@@ -168,6 +195,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             hierarchy.append(subtree, Some(part));
         }
         hierarchy.nodes.shrink_to_fit();
+        hierarchy.full.shrink_to_fit();
         hierarchy.built_depth = hierarchy.depth;
         hierarchy
     }
@@ -182,14 +210,56 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             }
             None => self.depth = self.depth.max(grown.depth),
         }
+        let whole = self.full.len() as u32;
         for mut node in grown.nodes {
             for child in &mut node.child {
                 if *child & BODY == 0 {
                     *child += offset;
                 }
             }
+            if node.full != QUANTISED {
+                node.full += whole;
+            }
             self.nodes.push(node);
         }
+        self.full.extend(grown.full);
+    }
+
+    /// Node `index`, decoded.
+    #[inline(always)]
+    pub(crate) fn node(&self, index: usize) -> Wide<D> {
+        self.nodes[index].wide(&self.full)
+    }
+
+    /// The children of `node` that `line` meets with an entry of at most `reach`, and their
+    /// entries ([`Line::meets`]), read from the node in steps or whole.
+    #[inline(always)]
+    pub(crate) fn meets(
+        &self,
+        line: &impl Line<D>,
+        node: &Packed<D>,
+        reach: f32,
+    ) -> (u32, [f32; WIDTH]) {
+        let (met, enter) = if node.full == QUANTISED {
+            line.meets(node, reach)
+        } else {
+            line.meets(&self.full[node.full as usize], reach)
+        };
+        (met & node.used(), enter)
+    }
+
+    /// Node `index` becomes `node`: in steps, or whole where it must be (reusing its place in
+    /// [`Hierarchy::full`] if it had one).
+    pub(super) fn store(&mut self, index: usize, node: &Wide<D>) {
+        let was = self.nodes[index].full;
+        self.nodes[index] = pack(node, &mut self.full, was);
+    }
+
+    /// A new node, `node`; its index.
+    pub(super) fn add(&mut self, node: &Wide<D>) -> usize {
+        self.nodes.push(Packed::BLANK);
+        self.store(self.nodes.len() - 1, node);
+        self.nodes.len() - 1
     }
 
     /// Builds the back links ([`Hierarchy::parents`], [`Hierarchy::node_of`]) from the nodes,
@@ -219,12 +289,14 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     pub(crate) fn refit(&mut self, id: usize, (min, max): ([T; D], [T; D])) {
         self.link();
         let node = self.node_of[id] as usize;
-        let lane = self.nodes[node].lane_of(BODY | id as u32);
+        let mut wide = self.node(node);
+        let lane = wide.lane_of(BODY | id as u32);
         let bounds = Bounds {
             min: min.map(T::to_wide),
             max: max.map(T::to_wide),
         };
-        self.nodes[node].set_box::<T>(lane, &bounds);
+        wide.set_box::<T>(lane, &bounds);
+        self.store(node, &wide);
         self.refit_from(node);
     }
 
@@ -233,19 +305,22 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     pub(super) fn refit_from(&mut self, mut node: usize) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
-            let (min, max) = self.nodes[node].union();
-            let lane = self.nodes[parent].lane_of(node as u32);
+            let (min, max) = self.node(node).union();
+            let mut wide = self.node(parent);
+            let lane = wide.lane_of(node as u32);
             for i in 0..D {
-                self.nodes[parent].planes[LOWER][i][lane] = min[i];
-                self.nodes[parent].planes[UPPER][i][lane] = max[i];
+                wide.planes[LOWER][i][lane] = min[i];
+                wide.planes[UPPER][i][lane] = max[i];
             }
+            self.store(parent, &wide);
             node = parent;
         }
     }
 
     /// The memory the hierarchy holds, in bytes.
     pub(crate) fn bytes(&self) -> usize {
-        self.nodes.capacity() * core::mem::size_of::<Wide<D>>()
+        self.nodes.capacity() * core::mem::size_of::<Packed<D>>()
+            + self.full.capacity() * core::mem::size_of::<Planes<D>>()
             + self.parents.capacity() * 4
             + self.node_of.capacity() * 4
     }
@@ -262,9 +337,27 @@ fn subtree_size(bodies: usize) -> usize {
     }
 }
 
+/// `node` in steps, or whole, its planes in `full` (at `was`, if it is an index there).
+fn pack<const D: usize>(node: &Wide<D>, full: &mut Vec<Planes<D>>, was: u32) -> Packed<D> {
+    Packed::encode(node).unwrap_or_else(|| {
+        let mut packed = Packed::BLANK;
+        packed.child = node.child;
+        if was == QUANTISED {
+            packed.full = full.len() as u32;
+            full.push(node.planes);
+        } else {
+            packed.full = was;
+            full[was as usize] = node.planes;
+        }
+        packed
+    })
+}
+
 /// Nodes built over some of the bodies, indexed from their root (0).
 struct Grown<const D: usize> {
-    nodes: Vec<Wide<D>>,
+    nodes: Vec<Packed<D>>,
+    /// The planes of those stored whole.
+    full: Vec<Planes<D>>,
     /// The most nodes on a path from the root to a body.
     depth: usize,
     /// The parts left for subtrees of their own.
@@ -289,7 +382,8 @@ fn grow<T: Real, const D: usize>(
     leave: usize,
 ) -> Grown<D> {
     let mut grown = Grown {
-        nodes: alloc::vec![Wide::BLANK],
+        nodes: alloc::vec![Packed::BLANK],
+        full: Vec::new(),
         depth: 0,
         left: Vec::new(),
     };
@@ -298,11 +392,14 @@ fn grow<T: Real, const D: usize>(
     while let Some((bodies, node, depth)) = work.pop() {
         grown.depth = grown.depth.max(depth);
         let (parts, count) = parts(items, bodies);
+        let mut wide = Wide::BLANK;
         for (k, part) in parts[..count].iter().enumerate() {
-            grown.nodes[node].set_box::<T>(k, &part.bounds);
+            wide.set_box::<T>(k, &part.bounds);
             if part.count == 1 {
-                grown.nodes[node].child[k] = BODY | items.first_id(part);
+                wide.child[k] = BODY | items.first_id(part);
             } else if part.count > leave {
+                // A placeholder, not EMPTY, so that the lane's box is encoded: `append` sets it.
+                wide.child[k] = 0;
                 grown.left.push(Left {
                     bodies: *part,
                     node: node as u32,
@@ -311,11 +408,12 @@ fn grow<T: Real, const D: usize>(
                 });
             } else {
                 let index = grown.nodes.len();
-                grown.nodes.push(Wide::BLANK);
+                grown.nodes.push(Packed::BLANK);
                 work.push((*part, index, depth + 1));
-                grown.nodes[node].child[k] = index as u32;
+                wide.child[k] = index as u32;
             }
         }
+        grown.nodes[node] = pack(&wide, &mut grown.full, QUANTISED);
     }
     grown
 }

@@ -146,11 +146,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
     /// (the module's documentation says why); a point at the offset for an empty scene.
     fn placed_box(&self) -> ([T; D], [T; D]) {
         let v: [f64; D] = core::array::from_fn(|i| self.offset[i].to_wide());
-        let Some(root) = self.scene.hierarchy.nodes.first() else {
+        if self.scene.hierarchy.nodes.is_empty() {
             let at = core::array::from_fn(|i| self.offset[i]);
             return (at, at);
-        };
-        let (lower, upper) = root.union();
+        }
+        let (lower, upper) = self.scene.hierarchy.node(0).union();
         let far = v.iter().fold(0.0f64, |m, c| m.max(c.abs()));
         let grow = |i: usize| {
             let local = f64::from(lower[i].abs().max(upper[i].abs()));
