@@ -443,9 +443,14 @@ fn grow_each<T: Real, const D: usize>(
     }
 }
 
-/// The parts a node's `bodies` are split into, and how many: `bodies` in two, then the part
-/// of largest area (of those with several bodies) in two again, until there are [`WIDTH`] or
-/// only single bodies; a lone body stays alone.
+/// The parts a node's `bodies` are split into, and how many: `bodies` in two, then, while the
+/// node has a free lane, the part of largest area among those of more than [`WIDTH`] bodies in
+/// two again, or where there is none, the smallest part of two or three bodies (the widest of
+/// those); a part of [`WIDTH`] bodies or one body stays whole, unless the node has no more
+/// bodies than lanes, and takes each as a child. A part of two to [`WIDTH`] bodies
+/// becomes a node of single bodies: splitting one of two saves that node, one of three costs
+/// none, one of four would make two nodes of one, so the nodes stay full (0.42 nodes per body
+/// at `10^5` balls, against 0.51 splitting the widest part of any size).
 fn parts<T: Real, const D: usize>(
     items: &mut Items<T, D>,
     bodies: Subset<D>,
@@ -453,10 +458,24 @@ fn parts<T: Real, const D: usize>(
     let mut parts = [bodies; WIDTH];
     let mut count = 1;
     while count < WIDTH {
-        let widest = (0..count)
-            .filter(|&k| parts[k].count > 1)
-            .max_by(|&a, &b| parts[a].bounds.area().total_cmp(&parts[b].bounds.area()));
-        let Some(k) = widest else {
+        let area = |k: usize| parts[k].bounds.area();
+        let large = (0..count)
+            .filter(|&k| parts[k].count > WIDTH)
+            .max_by(|&a, &b| area(a).total_cmp(&area(b)));
+        // A node of at most `WIDTH` bodies holds them all.
+        let most = if bodies.count <= WIDTH {
+            WIDTH + 1
+        } else {
+            WIDTH
+        };
+        let small = || {
+            (0..count)
+                .filter(|&k| (2..most).contains(&parts[k].count))
+                .min_by(|&a, &b| {
+                    (parts[a].count.cmp(&parts[b].count)).then(area(b).total_cmp(&area(a)))
+                })
+        };
+        let Some(k) = large.or_else(small) else {
             break;
         };
         [parts[k], parts[count]] = items.split(&parts[k]);
