@@ -1,7 +1,8 @@
-//! Scenes of spheres against obvhs 0.4 (issue "Scenes as fast as the fastest BVH"): first-hit
-//! rays in `f32` at 10^3, 10^5 and 10^6 spheres, and the build at 10^5, on the same spheres and the
-//! same rays in one run; at 10^5 also raysweep's `f64` scene, its scene of `Body`s and its sphere
-//! casts (radius 0.25), for the ratios to its own `f32` rays.
+//! Scenes of spheres against obvhs 0.4 (issues "Scenes as fast as the fastest BVH" and "Scenes
+//! of 10^6 to 10^7 distinct bodies"): first-hit rays in `f32` and `f64` at 10^3, 10^5 and 10^6
+//! spheres (10^7 in `large.rs`) and the build at 10^5, on the same spheres and the same rays in
+//! one run; at 10^5 also raysweep's scene of `Body`s and its sphere casts (radius 0.25), for the
+//! ratios to its own `f32` rays. It prints the hierarchy's bytes per body.
 //!
 //! The workload is the scene bench's (`benches/scene.rs`): balls of radius 1 filling 10 % of a
 //! cube, 4096 rays from uniform points in it in isotropic directions, unbounded. obvhs builds its
@@ -15,61 +16,17 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use obvhs::BvhBuildParams;
-use obvhs::aabb::Aabb;
-use obvhs::cwbvh::CwBvh;
-use obvhs::cwbvh::builder::build_cwbvh;
-use obvhs::ray::{Ray as ObRay, RayHit};
+use obvhs::ray::Ray as ObRay;
 use raysweep::{Body, BodyHit, Ray, Scene, Sphere};
 use raysweep_benches::{rays, rays_in_cube, sphere_cloud, unit_balls};
 
-type Vec3A = glam::Vec3A;
+#[path = "common/obvhs.rs"]
+mod against;
+use against::{obvhs_build, obvhs_first_hit, obvhs_rays, vec3a};
 
 const RAYS: usize = 4096;
-
-fn vec3a(v: [f64; 3]) -> Vec3A {
-    Vec3A::new(v[0] as f32, v[1] as f32, v[2] as f32)
-}
-
-/// The textbook ray-sphere test in `f32`: the nearer root of `|o + t·d − c|² = r²` for a unit
-/// `d`, 0 from inside, `+∞` on a miss or behind.
-fn textbook_sphere(o: Vec3A, d: Vec3A, c: Vec3A, r: f32) -> f32 {
-    let oc = o - c;
-    let b = oc.dot(d);
-    let k = oc.dot(oc) - r * r;
-    if k <= 0.0 {
-        return 0.0;
-    }
-    let disc = b * b - k;
-    if disc < 0.0 || b > 0.0 {
-        return f32::INFINITY;
-    }
-    -b - disc.sqrt()
-}
-
-fn obvhs_build(centres: &[Vec3A]) -> CwBvh {
-    let boxes: Vec<Aabb> = centres
-        .iter()
-        .map(|c| Aabb::new(*c - Vec3A::ONE, *c + Vec3A::ONE))
-        .collect();
-    build_cwbvh(
-        &boxes,
-        BvhBuildParams::medium_build(),
-        &mut Duration::default(),
-    )
-}
-
-fn obvhs_first_hit(bvh: &CwBvh, centres: &[Vec3A], ray: &ObRay) -> Option<(u32, f32)> {
-    let mut hit = RayHit::none();
-    bvh.ray_traverse(*ray, &mut hit, |r, id| {
-        let c = centres[bvh.primitive_indices[id] as usize];
-        textbook_sphere(r.origin, r.direction, c, 1.0)
-    })
-    .then(|| (bvh.primitive_indices[hit.primitive_id as usize], hit.t))
-}
 
 fn bench(c: &mut Criterion) {
     let inf = f32::INFINITY;
@@ -78,15 +35,8 @@ fn bench(c: &mut Criterion) {
         let balls: Vec<Sphere<f32>> = unit_balls(&centres);
         let pairs = rays_in_cube(RAYS, side);
         let ours_rays: Vec<Ray<f32>> = rays(&pairs);
-        // obvhs gets raysweep's stored unit directions, so both trace the same rays.
-        let their_rays: Vec<ObRay> = ours_rays
-            .iter()
-            .map(|r| {
-                let (o, d) = (r.origin(), r.dir());
-                ObRay::new_inf(Vec3A::new(o.x, o.y, o.z), Vec3A::new(d.x, d.y, d.z))
-            })
-            .collect();
-        let glam_centres: Vec<Vec3A> = centres.iter().map(|c| vec3a(*c)).collect();
+        let their_rays: Vec<ObRay> = obvhs_rays(&ours_rays);
+        let glam_centres: Vec<_> = centres.iter().map(|c| vec3a(*c)).collect();
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()

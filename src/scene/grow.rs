@@ -18,6 +18,10 @@
 //!
 //! A split node keeps its parent's box for it, which still holds what is left in it. Every box
 //! holds what lies below it, grown as at the build, so the traversals' arguments hold unchanged.
+//! A node changed here is decoded, changed and encoded again (`src/scene/packed.rs`): its other
+//! children's boxes move to the new grid, outward by less than a step where it is coarser, and
+//! exactly where it is as fine; so they grow no further than the coarsest grid the node has
+//! had, however often it is refitted ([`Scene::rebuild`] restores the tightest boxes).
 //! Each placement costs `O(depth)`. Placing bodies beside others deepens paths up to the deepest
 //! one, and the R-tree's splits deepen the tree as it fills, so `Scene::push` builds the
 //! hierarchy anew once the scene has doubled since its build or the tree has grown four levels

@@ -22,20 +22,25 @@
 //! machine, whether or not the compiler fuses the product and the sum.
 //!
 //! The encoder takes each child's box as the [`Wide`] node has it (grown and rounded outward to
-//! `f32`, `src/scene/wide.rs`), picks the smallest step whose grid spans all of them from an
-//! origin at or below the lowest lower bound, and gives each lower bound the largest `q` whose
-//! grid value is at most the bound, each upper bound the smallest whose value is at least it:
-//! it estimates `q` in `f64`, then decodes it as above and steps it down (or up) until the
-//! decoded plane lies outside the bound; `q = 0` and `q = 255` always do, since the grid spans
-//! the bounds. So every decoded box holds the `f32` box the [`Wide`] node would have held, and
-//! everything the probes' arguments say of that box holds of the decoded one.
+//! `f32`, `src/scene/wide.rs`), picks a step of at least `1/254` of the children's union's
+//! extent (the smallest power of two that, from an origin within a step below the lowest lower
+//! bound, spans the highest upper bound, and is no finer than the bounds' ulp), and gives each
+//! lower bound the largest `q` whose grid value is at most the bound, each upper bound the
+//! smallest whose value is at least it. It estimates `q` as the truncated quotient `(bound −
+//! origin)·2^-e` in `f32` (one rounding, of the difference: within `255·2^-24` of the exact
+//! quotient, which crosses a whole number only where the exact one lies that close to it), so
+//! the estimate is at most one
+//! step above the lower `q` and at most two below the upper one; it then decodes the estimate as
+//! above and steps it once down, or up to twice up, while the decoded plane lies inside the
+//! bound. `q = 0` decodes to the origin, at most the lowest bound, and `q = 255` to at least the
+//! highest, so no step leaves `0..=255`. So every decoded box holds the `f32` box the [`Wide`]
+//! node would have held, and everything the probes' arguments say of that box holds of the
+//! decoded one; a test re-decodes every node of its scenes and checks it.
 //!
 //! A node whose boxes have an infinite bound (bodies beyond `f32`'s range), or whose grid
 //! would need a step beyond `2^104`, is stored whole: its [`Wide`] form in the hierarchy's list
 //! of full nodes' planes, which [`Packed::full`] indexes. An unused child's planes are `255` and `0`;
 //! [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes expect.
-
-use num_traits::Float;
 
 use super::wide::{EMPTY, LOWER, Planes, Sides, UPPER, WIDTH, Wide, lanes};
 
@@ -112,35 +117,47 @@ impl<const D: usize> Packed<D> {
             scale: [0; D],
             full: QUANTISED,
         };
-        let used = |k: usize| node.child[k] != EMPTY;
+        let used: [bool; WIDTH] = core::array::from_fn(|k| node.child[k] != EMPTY);
         for i in 0..D {
             let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
-            for k in (0..WIDTH).filter(|&k| used(k)) {
-                low = low.min(node.planes[LOWER][i][k]);
-                high = high.max(node.planes[UPPER][i][k]);
+            for k in 0..WIDTH {
+                let (lower, upper) = (node.planes[LOWER][i][k], node.planes[UPPER][i][k]);
+                low = if used[k] && lower < low { lower } else { low };
+                high = if used[k] && upper > high { upper } else { high };
             }
             if low > high {
                 (low, high) = (0.0, 0.0);
             }
             let (origin, e) = grid(f64::from(low), f64::from(high))?;
-            let step = power_of_two(e);
-            let (at, by) = (origin as f32, step as f32);
-            let decoded = |q: u8| at + f32::from(q) * by;
+            let (at, by, per) = (
+                origin as f32,
+                power_of_two(e) as f32,
+                power_of_two(-e) as f32,
+            );
             packed.origin[i] = at;
             packed.scale[i] = (e + 127) as u8;
-            for k in (0..WIDTH).filter(|&k| used(k)) {
-                let (lower, upper) = (node.planes[LOWER][i][k], node.planes[UPPER][i][k]);
-                let mut q = estimate(Float::floor((f64::from(lower) - origin) / step));
-                while decoded(q) > lower {
-                    q -= 1;
-                }
-                packed.steps[LOWER][i][k] = q;
-                let mut q = estimate(Float::ceil((f64::from(upper) - origin) / step));
-                while decoded(q) < upper {
-                    q += 1;
-                }
-                packed.steps[UPPER][i][k] = q;
+            let decoded = |q: [f32; WIDTH]| q.map(|q| at + q * by);
+            // The quotients `(bound − origin)·2^-e` in `f32`, truncated: within `255·2^-24` of
+            // the exact ones (the module's documentation), hence at most one step above the
+            // lower `q` sought and at most two below the upper one: one check down, two up.
+            let estimate = |bounds: [f32; WIDTH]| {
+                bounds.map(|b| f32::from(((b - at) * per).clamp(0.0, 255.0) as u8))
+            };
+            let (lower, upper) = (node.planes[LOWER][i], node.planes[UPPER][i]);
+            let mut q = estimate(lower);
+            let inside = decoded(q);
+            for k in 0..WIDTH {
+                q[k] -= f32::from(u8::from(inside[k] > lower[k]));
             }
+            packed.steps[LOWER][i] = lanes_of(q, &used, 255);
+            let mut q = estimate(upper);
+            for _ in 0..2 {
+                let inside = decoded(q);
+                for k in 0..WIDTH {
+                    q[k] += f32::from(u8::from(inside[k] < upper[k]));
+                }
+            }
+            packed.steps[UPPER][i] = lanes_of(q, &used, 0);
         }
         Some(packed)
     }
@@ -188,12 +205,14 @@ fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
     q.map(f32::from)
 }
 
-/// `x` (an integer) held to `0..=255`.
-fn estimate(x: f64) -> u8 {
-    x.clamp(0.0, 255.0) as u8
+/// The steps `q` (whole numbers in `0..=255`, as `f32`) as bytes, `unused` in unused lanes.
+#[inline(always)]
+fn lanes_of(q: [f32; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
+    core::array::from_fn(|k| if used[k] { q[k] as u8 } else { unused })
 }
 
 /// `2^e`, for `e` within `f64`'s normal exponents.
+#[inline(always)]
 fn power_of_two(e: i32) -> f64 {
     f64::from_bits(((e + 1023) as u64) << 52)
 }
@@ -202,19 +221,26 @@ fn power_of_two(e: i32) -> f64 {
 /// step's exponent `e` in `LOWEST..=HIGHEST` such that the origin is a multiple of `2^e` at or
 /// below `low`, `origin + 255·2^e` reaches `high`, and both have magnitudes below `2^(e+24)`;
 /// `None` where there is none.
+#[inline(always)]
 fn grid(low: f64, high: f64) -> Option<(f64, i32)> {
     if !(low.is_finite() && high.is_finite()) {
         return None;
     }
-    // A first guess: the exponent of the extent over 255, and of the largest bound's ulp.
     let exponent = |x: f64| ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // A step of at least `(high − low)/254` (here within an ulp of it; where it falls short,
+    // the test below takes the next) spans the bounds from any origin within a step
+    // below `low`; one at least the largest bound's ulp is needed for the grid to be `f32`s.
+    let least = (high - low) * (1.0 / 254.0);
+    let spans = exponent(least) + i32::from(least.to_bits() & ((1 << 52) - 1) != 0);
     let magnitude = low.abs().max(high.abs());
-    let mut e = exponent((high - low) / 255.0)
-        .max(exponent(magnitude) - 24)
-        .max(LOWEST);
+    let mut e = spans.max(exponent(magnitude) - 23).max(LOWEST);
     while e <= HIGHEST {
         let step = power_of_two(e);
-        let origin = Float::floor(low / step) * step;
+        // `low / step` is exact (a power of two apart) and below `2^25` in magnitude here, or
+        // the origin fails the test below: its floor by truncation, one less below zero.
+        let steps = low * power_of_two(-e);
+        let whole = steps as i64;
+        let origin = (whole - i64::from((whole as f64) > steps)) as f64 * step;
         let top = origin + 255.0 * step;
         let bound = power_of_two(e + 24);
         if top >= high && origin.abs() < bound && top.abs() < bound {
@@ -223,4 +249,133 @@ fn grid(low: f64, high: f64) -> Option<(f64, i32)> {
         e += 1;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wide::{EMPTY, LOWER, UPPER, WIDTH, Wide};
+    use super::Packed;
+
+    /// A generator of `f32` bounds over many magnitudes: each a random sign, significand and
+    /// exponent in `lowest..=highest`, or zero.
+    struct Bits(u64);
+
+    impl Bits {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn value(&mut self, lowest: i32, highest: i32) -> f32 {
+            let r = self.next();
+            if r % 17 == 0 {
+                return 0.0;
+            }
+            let e = lowest + (r >> 8) as i32 % (highest - lowest + 1);
+            let bits = ((e + 127) as u32) << 23 | (r >> 40) as u32 & 0x7f_ffff;
+            let v = if e < -126 {
+                // A subnormal: the significand alone.
+                f32::from_bits((r >> 40) as u32 & 0x7f_ffff)
+            } else {
+                f32::from_bits(bits)
+            };
+            if r & 1 == 0 { v } else { -v }
+        }
+    }
+
+    /// A node whose `used` children have boxes from `a` and `b` on each axis, ordered.
+    fn node(bits: &mut Bits, used: usize, lowest: i32, highest: i32) -> Wide<3> {
+        let mut node = Wide::BLANK;
+        for k in 0..used {
+            node.child[k] = k as u32;
+            for i in 0..3 {
+                let (a, b) = (bits.value(lowest, highest), bits.value(lowest, highest));
+                node.planes[LOWER][i][k] = a.min(b);
+                node.planes[UPPER][i][k] = a.max(b);
+            }
+        }
+        node
+    }
+
+    /// Nodes of one to four children whose bounds span every magnitude `f32` has, mixed within a
+    /// node (subnormals beside `10^38`), and within narrow ranges: every node that encodes
+    /// decodes to boxes that hold its children's, its unused children stay empty, and the only
+    /// nodes that do not encode are those the module's documentation names.
+    #[test]
+    fn decoded_boxes_hold_the_children_s() {
+        let mut bits = Bits(0x9e37_79b9_7f4a_7c15);
+        let mut encoded = 0;
+        for round in 0..200_000 {
+            let (lowest, highest) = match round % 4 {
+                0 => (-149, 127),
+                1 => (-149, -120),
+                2 => (100, 127),
+                _ => {
+                    let e = (bits.next() % 250) as i32 - 125;
+                    (e, e + 1)
+                }
+            };
+            let used = 1 + round % WIDTH;
+            let wide = node(&mut bits, used, lowest, highest);
+            let Some(packed) = Packed::encode(&wide) else {
+                // Only where a step of `2^104` is too fine: a union wider than `254·2^104`
+                // (`5.2·10^33`) on some axis, or one reaching within that of `f32::MAX`.
+                let (mut extent, mut magnitude) = (0.0f64, 0.0f64);
+                for i in 0..3 {
+                    let (lo, hi) = (0..used).fold((f64::MAX, f64::MIN), |(lo, hi), k| {
+                        (
+                            lo.min(f64::from(wide.planes[LOWER][i][k])),
+                            hi.max(f64::from(wide.planes[UPPER][i][k])),
+                        )
+                    });
+                    extent = extent.max(hi - lo);
+                    magnitude = magnitude.max(hi.abs()).max(lo.abs());
+                }
+                let reach = 254.0 * 2f64.powi(104);
+                assert!(
+                    extent > reach / 2.0 || magnitude > f64::from(f32::MAX) - reach,
+                    "{wide:?} did not encode"
+                );
+                continue;
+            };
+            encoded += 1;
+            let decoded = packed.wide(&[]);
+            assert!(decoded.holds(&wide), "{wide:?} decoded as {decoded:?}");
+            for k in used..WIDTH {
+                assert_eq!(decoded.child[k], EMPTY);
+                for i in 0..3 {
+                    assert_eq!(decoded.planes[LOWER][i][k], f32::INFINITY);
+                    assert_eq!(decoded.planes[UPPER][i][k], f32::NEG_INFINITY);
+                }
+            }
+        }
+        assert!(encoded > 130_000, "{encoded} of 200000 encoded");
+    }
+
+    /// Infinite bounds (bodies beyond `f32`'s range) leave a node whole; a box of one point and
+    /// one of the largest finite extent still encode or not as the grid allows.
+    #[test]
+    fn infinite_bounds_keep_the_node_whole() {
+        let mut node = Wide::<3>::BLANK;
+        node.child[0] = 0;
+        for i in 0..3 {
+            node.planes[LOWER][i][0] = 1.0;
+            node.planes[UPPER][i][0] = 2.0;
+        }
+        assert!(Packed::encode(&node).is_some());
+        node.planes[UPPER][1][0] = f32::INFINITY;
+        assert!(Packed::encode(&node).is_none());
+        node.planes[UPPER][1][0] = 2.0;
+        node.planes[LOWER][2][0] = f32::NEG_INFINITY;
+        assert!(Packed::encode(&node).is_none());
+        node.planes[LOWER][2][0] = -f32::MAX;
+        node.planes[UPPER][2][0] = f32::MAX;
+        assert!(Packed::encode(&node).is_none());
+        node.planes[LOWER][2][0] = 3.0e38;
+        node.planes[UPPER][2][0] = 3.0e38;
+        let packed = Packed::encode(&node).expect("a point near f32::MAX");
+        assert!(packed.wide(&[]).holds(&node));
+    }
 }

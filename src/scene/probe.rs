@@ -40,8 +40,10 @@
 //! gives `−∞` for the near plane (or `+∞` for the far one) and constrains nothing, a plane beyond
 //! it gives the opposite infinity and excludes the child, and a plane through the origin gives
 //! `0·∞ = NaN`, which the comparisons that gather the entry and the exit ignore (the origin lies
-//! in the closed slab). An unused child's box is empty (`+∞` to `−∞`), and its entry exceeds its
-//! exit for every line from a finite origin. So:
+//! in the closed slab). An unused child's box is empty (`+∞` to `−∞`) as a node is decoded
+//! (`src/scene/packed.rs`), and its entry exceeds its exit for every line from a finite origin;
+//! where a first hit reads a node's steps without decoding it whole, its unused children are
+//! dropped by their ids ([`Hierarchy::meets`](super::wide::Hierarchy::meets)). So:
 //!
 //! - where the probe finds that the line misses the grown box, it misses each body's box grown by
 //!   `τ`, and no body of the node reports a span, a hit or a contact;

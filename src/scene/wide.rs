@@ -3,19 +3,22 @@
 //! children in one pass over its lanes (`src/scene/probe.rs`).
 //!
 //! It is built top down by the splits of `src/scene/build.rs`: a node takes its bodies split in
-//! two, then splits the part of largest area again, until it has [`WIDTH`] parts or only single
-//! bodies (Wald, Benthin and Boulos, "Getting rid of packets: efficient SIMD single-ray traversal
-//! using multi-branching BVHs", IEEE Symposium on Interactive Ray Tracing, 2008); each part of
-//! several bodies becomes a node in turn. Since every body is a child of its own, with its own box, a query tests a body's box
-//! before it loads the body, and the bodies a node holds need not be stored next to each other.
+//! two, then splits a part again, until it has [`WIDTH`] parts or every part fills a node of its
+//! own ([`parts`]; after Wald, Benthin and Boulos, "Getting rid of packets: efficient SIMD
+//! single-ray traversal using multi-branching BVHs", IEEE Symposium on Interactive Ray Tracing,
+//! 2008); each part of several bodies becomes a node in turn. Since every body is a child of its
+//! own, with its own box, a query tests a body's box before it loads the body, and the bodies a
+//! node holds need not be stored next to each other.
 //!
 //! A child's box holds the union of the bodies' [`Shape::aabb`](crate::Shape::aabb) boxes below
 //! it, grown on each axis by [`slack`] times the larger magnitude of its bounds there, and
 //! rounded outward to `f32` in both widths: never tighter than what the child holds (the probe
 //! adds the query's own share). In `f64`, `f32` bounds cost a box up to `2^-24` of its
 //! coordinates' magnitude, so a scene of bodies smaller than about `10^-6` of their distance from
-//! the origin traverses more nodes than it would with `f64` bounds (its answers are the same);
-//! they keep a node at 112 bytes (three dimensions) in both widths.
+//! the origin traverses more nodes than it would with `f64` bounds (its answers are the same).
+//! A node is stored with those boxes in 8-bit steps on a grid of its own, decoded exactly where it
+//! is read (`src/scene/packed.rs`): 64 bytes in three dimensions, in both widths, where a node
+//! of `f32` planes ([`Wide`]) takes 112.
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -116,6 +119,16 @@ impl<const D: usize> Wide<D> {
             self.planes[LOWER].map(|l| lowest(&l)),
             self.planes[UPPER].map(|l| highest(&l)),
         )
+    }
+
+    /// Whether each used child's box holds that of the same child in `other`.
+    pub(super) fn holds(&self, other: &Self) -> bool {
+        (0..WIDTH).filter(|&k| other.child[k] != EMPTY).all(|k| {
+            (0..D).all(|i| {
+                self.planes[LOWER][i][k] <= other.planes[LOWER][i][k]
+                    && other.planes[UPPER][i][k] <= self.planes[UPPER][i][k]
+            })
+        })
     }
 
     /// The lane of `child`.
@@ -339,7 +352,13 @@ fn subtree_size(bodies: usize) -> usize {
 
 /// `node` in steps, or whole, its planes in `full` (at `was`, if it is an index there).
 fn pack<const D: usize>(node: &Wide<D>, full: &mut Vec<Planes<D>>, was: u32) -> Packed<D> {
-    Packed::encode(node).unwrap_or_else(|| {
+    let encoded = Packed::encode(node);
+    // Every node of every scene a debug build makes (the tests') is decoded and checked.
+    debug_assert!(
+        encoded.is_none_or(|packed| packed.wide(&[]).holds(node)),
+        "a decoded node holds its children's boxes: {node:?}"
+    );
+    encoded.unwrap_or_else(|| {
         let mut packed = Packed::BLANK;
         packed.child = node.child;
         if was == QUANTISED {
