@@ -120,10 +120,10 @@ impl<const D: usize> Packed<D> {
         let used: [bool; WIDTH] = core::array::from_fn(|k| node.child[k] != EMPTY);
         for i in 0..D {
             let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
-            for k in 0..WIDTH {
+            for (k, &used) in used.iter().enumerate() {
                 let (lower, upper) = (node.planes[LOWER][i][k], node.planes[UPPER][i][k]);
-                low = if used[k] && lower < low { lower } else { low };
-                high = if used[k] && upper > high { upper } else { high };
+                low = if used && lower < low { lower } else { low };
+                high = if used && upper > high { upper } else { high };
             }
             if low > high {
                 (low, high) = (0.0, 0.0);
@@ -270,7 +270,7 @@ mod tests {
 
         fn value(&mut self, lowest: i32, highest: i32) -> f32 {
             let r = self.next();
-            if r % 17 == 0 {
+            if r.is_multiple_of(17) {
                 return 0.0;
             }
             let e = lowest + (r >> 8) as i32 % (highest - lowest + 1);
