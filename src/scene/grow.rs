@@ -182,7 +182,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                 self.place(leaf, entry);
             }
         }
-        self.refit_from(self.node_of[id as usize] as usize);
+        self.refit_from(self.node_of[id as usize] as usize, true);
     }
 
     /// Where `entry` costs least (Goldsmith and Salmon, "Automatic creation of object hierarchies
@@ -261,8 +261,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let old = Entry::of(&self.node(node), k);
         let pair = self.add(&Wide::BLANK);
         self.parents.push(node as u32);
-        self.set_lane(pair, 0, &old);
-        self.set_lane(pair, 1, entry);
+        self.fill(pair, &[old, *entry]);
         let (lower, upper) = self.node(pair).union();
         self.set_lane(
             node,
@@ -319,13 +318,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let (kept, moved) = split(&mut entries);
         let sibling = self.add(&Wide::BLANK);
         self.parents.push(u32::MAX);
-        self.store(node, &Wide::BLANK);
-        for (k, e) in kept.iter().enumerate() {
-            self.set_lane(node, k, e);
-        }
-        for (k, e) in moved.iter().enumerate() {
-            self.set_lane(sibling, k, e);
-        }
+        self.fill(node, kept);
+        self.fill(sibling, moved);
         let halves = |hierarchy: &Self, n: usize| {
             let (lower, upper) = hierarchy.node(n).union();
             Entry {
@@ -344,10 +338,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                     self.adopt(old, child);
                 }
             }
-            self.store(node, &Wide::BLANK);
             let (a, b) = (halves(self, old), halves(self, sibling));
-            self.set_lane(node, 0, &a);
-            self.set_lane(node, 1, &b);
+            self.fill(node, &[a, b]);
             self.depth += 1;
         } else {
             let parent = self.parents[node] as usize;
@@ -366,6 +358,23 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         wide.child[k] = entry.child;
         self.store(node, &wide);
         self.adopt(node, entry.child);
+    }
+
+    /// `node` becomes a node of `entries` (at most [`WIDTH`]), whose children it now holds:
+    /// encoded once.
+    fn fill(&mut self, node: usize, entries: &[Entry<D>]) {
+        let mut wide = Wide::BLANK;
+        for (k, entry) in entries.iter().enumerate() {
+            for i in 0..D {
+                wide.planes[LOWER][i][k] = entry.lower[i];
+                wide.planes[UPPER][i][k] = entry.upper[i];
+            }
+            wide.child[k] = entry.child;
+        }
+        self.store(node, &wide);
+        for entry in entries {
+            self.adopt(node, entry.child);
+        }
     }
 
     /// Records that `node` holds `child` (a body's node, or a node's parent).

@@ -26,13 +26,12 @@
 //! extent (the smallest power of two that, from an origin within a step below the lowest lower
 //! bound, spans the highest upper bound, and is no finer than the bounds' ulp), and gives each
 //! lower bound the largest `q` whose grid value is at most the bound, each upper bound the
-//! smallest whose value is at least it. It estimates `q` as the truncated quotient `(bound −
-//! origin)·2^-e` in `f32` (one rounding, of the difference: within `255·2^-24` of the exact
-//! quotient, which crosses a whole number only where the exact one lies that close to it), so
-//! the estimate is at most one
-//! step above the lower `q` and at most two below the upper one; it then decodes the estimate as
-//! above and steps it once down, or up to twice up, while the decoded plane lies inside the
-//! bound. `q = 0` decodes to the origin, at most the lowest bound, and `q = 255` to at least the
+//! smallest whose value is at least it. It estimates `q` as the quotient `(bound − origin)·2^-e`
+//! in `f32`, held to `0..=255` and rounded to the nearest whole number: the quotient has one
+//! rounding (of the difference), so it lies within `2^-16` of the exact one `x`, and the
+//! estimate within `1/2 + 2^-16` of `x`: at most `⌊x⌋ + 1` and at least `⌈x⌉ − 1`. It then decodes
+//! the estimate as above and steps it down (for a lower bound) or up (an upper one) where the
+//! decoded plane lies inside the bound. `q = 0` decodes to the origin, at most the lowest bound, and `q = 255` to at least the
 //! highest, so no step leaves `0..=255`. So every decoded box holds the `f32` box the [`Wide`]
 //! node would have held, and everything the probes' arguments say of that box holds of the
 //! decoded one; a test re-decodes every node of its scenes and checks it.
@@ -136,28 +135,28 @@ impl<const D: usize> Packed<D> {
             );
             packed.origin[i] = at;
             packed.scale[i] = (e + 127) as u8;
-            let decoded = |q: [f32; WIDTH]| q.map(|q| at + q * by);
-            // The quotients `(bound − origin)·2^-e` in `f32`, truncated: within `255·2^-24` of
-            // the exact ones (the module's documentation), hence at most one step above the
-            // lower `q` sought and at most two below the upper one: one check down, two up.
-            let estimate = |bounds: [f32; WIDTH]| {
-                bounds.map(|b| f32::from(((b - at) * per).clamp(0.0, 255.0) as u8))
+            // The quotients `(bound − origin)·2^-e` in `f32`, held to `0..=255` and rounded to
+            // the nearest whole number: at most one step above the lower `q` sought and one
+            // below the upper one (the module's documentation): one check each, in four lanes.
+            let nearest = |bounds: [f32; WIDTH]| {
+                bounds.map(|b| {
+                    let x = (b - at) * per;
+                    let x = if x > 0.0 { x } else { 0.0 };
+                    let x = if x < 255.0 { x } else { 255.0 };
+                    (x + MAGIC) - MAGIC
+                })
             };
             let (lower, upper) = (node.planes[LOWER][i], node.planes[UPPER][i]);
-            let mut q = estimate(lower);
-            let inside = decoded(q);
+            let mut q = nearest(lower);
             for k in 0..WIDTH {
-                q[k] -= f32::from(u8::from(inside[k] > lower[k]));
+                q[k] -= if at + q[k] * by > lower[k] { 1.0 } else { 0.0 };
             }
-            packed.steps[LOWER][i] = lanes_of(q, &used, 255);
-            let mut q = estimate(upper);
-            for _ in 0..2 {
-                let inside = decoded(q);
-                for k in 0..WIDTH {
-                    q[k] += f32::from(u8::from(inside[k] < upper[k]));
-                }
+            packed.steps[LOWER][i] = bytes(q, &used, 255);
+            let mut q = nearest(upper);
+            for k in 0..WIDTH {
+                q[k] += if at + q[k] * by < upper[k] { 1.0 } else { 0.0 };
             }
-            packed.steps[UPPER][i] = lanes_of(q, &used, 0);
+            packed.steps[UPPER][i] = bytes(q, &used, 0);
         }
         Some(packed)
     }
@@ -205,10 +204,19 @@ fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
     q.map(f32::from)
 }
 
+/// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
+const MAGIC: f32 = 8_388_608.0;
+
 /// The steps `q` (whole numbers in `0..=255`, as `f32`) as bytes, `unused` in unused lanes.
 #[inline(always)]
-fn lanes_of(q: [f32; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
-    core::array::from_fn(|k| if used[k] { q[k] as u8 } else { unused })
+fn bytes(q: [f32; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
+    core::array::from_fn(|k| {
+        if used[k] {
+            (q[k] + MAGIC).to_bits() as u8
+        } else {
+            unused
+        }
+    })
 }
 
 /// `2^e`, for `e` within `f64`'s normal exponents.

@@ -310,17 +310,25 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         };
         wide.set_box::<T>(lane, &bounds);
         self.store(node, &wide);
-        self.refit_from(node);
+        self.refit_from(node, false);
     }
 
     /// Refits the boxes on the path from `node` to the root: each parent's lane for a node on
-    /// the path becomes the union of that node's children's boxes.
-    pub(super) fn refit_from(&mut self, mut node: usize) {
+    /// the path becomes the union of that node's children's boxes. Where `growing` (boxes on the
+    /// path have only grown), it stops at the first lane that already holds that union, as the
+    /// lanes above it then hold theirs: re-encoding a node costs about 0.2 µs.
+    pub(super) fn refit_from(&mut self, mut node: usize, growing: bool) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
             let (min, max) = self.node(node).union();
             let mut wide = self.node(parent);
             let lane = wide.lane_of(node as u32);
+            let holds = (0..D).all(|i| {
+                wide.planes[LOWER][i][lane] <= min[i] && max[i] <= wide.planes[UPPER][i][lane]
+            });
+            if growing && holds {
+                return;
+            }
             for i in 0..D {
                 wide.planes[LOWER][i][lane] = min[i];
                 wide.planes[UPPER][i][lane] = max[i];
