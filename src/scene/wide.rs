@@ -315,8 +315,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 
     /// Refits the boxes on the path from `node` to the root: each parent's lane for a node on
     /// the path becomes the union of that node's children's boxes. Where `growing` (boxes on the
-    /// path have only grown), it stops at the first lane that already holds that union, as the
-    /// lanes above it then hold theirs: re-encoding a node costs about 0.2 µs.
+    /// path have only grown), a lane that already holds that union is left as it is: re-encoding
+    /// a node costs about 0.3 µs, reading one a few nanoseconds.
     pub(super) fn refit_from(&mut self, mut node: usize, growing: bool) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
@@ -327,7 +327,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                 wide.planes[LOWER][i][lane] <= min[i] && max[i] <= wide.planes[UPPER][i][lane]
             });
             if growing && holds {
-                return;
+                node = parent;
+                continue;
             }
             for i in 0..D {
                 wide.planes[LOWER][i][lane] = min[i];
