@@ -412,38 +412,49 @@ fn split<const D: usize>(entries: &mut [Entry<D>; WIDTH + 1]) -> (&[Entry<D>], &
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER, WIDTH};
+    use super::super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER};
 
-    /// Checks that every node holds what lies below it, that the back links agree, and returns
-    /// the most nodes on a path from the root to a body.
+    /// Checks that every lane's box holds the box of every body below it, that the back links
+    /// agree, and returns the most nodes on a path from the root to a body.
     fn checked<const D: usize>(h: &Hierarchy<f64, D>, boxes: &[([f64; D], [f64; D])]) -> usize {
         let mut deepest = 0;
         let mut seen = alloc::vec![false; boxes.len()];
         let mut stack: Vec<(usize, usize)> = alloc::vec![(0, 1)];
         while let Some((node, depth)) = stack.pop() {
-            let wide = &h.node(node);
-            for k in 0..WIDTH {
-                let child = wide.child[k];
+            for (k, &child) in h.node(node).child.iter().enumerate() {
                 if child == EMPTY {
                     continue;
                 }
-                let (lo, hi) = if child & BODY != 0 {
-                    let id = (child & !BODY) as usize;
-                    assert_eq!(h.node_of[id] as usize, node, "body {id}'s node");
-                    assert!(!seen[id], "body {id} twice");
-                    seen[id] = true;
-                    deepest = deepest.max(depth);
-                    (boxes[id].0.map(|v| v as f32), boxes[id].1.map(|v| v as f32))
-                } else {
+                if child & BODY == 0 {
                     assert_eq!(
                         h.parents[child as usize] as usize, node,
                         "node {child}'s parent"
                     );
                     stack.push((child as usize, depth + 1));
-                    h.node(child as usize).union()
-                };
-                for i in 0..D {
-                    assert!(wide.planes[LOWER][i][k] <= lo[i] && hi[i] <= wide.planes[UPPER][i][k]);
+                    continue;
+                }
+                let id = (child & !BODY) as usize;
+                assert_eq!(h.node_of[id] as usize, node, "body {id}'s node");
+                assert!(!seen[id], "body {id} twice");
+                seen[id] = true;
+                deepest = deepest.max(depth);
+                // Up the path: each lane on it holds the body's box.
+                let (lo, hi) = (boxes[id].0.map(|v| v as f32), boxes[id].1.map(|v| v as f32));
+                let (mut holder, mut lane) = (node, k);
+                loop {
+                    let wide = h.node(holder);
+                    for i in 0..D {
+                        assert!(
+                            wide.planes[LOWER][i][lane] <= lo[i]
+                                && hi[i] <= wide.planes[UPPER][i][lane]
+                        );
+                    }
+                    let parent = h.parents[holder];
+                    if parent == u32::MAX {
+                        break;
+                    }
+                    lane = h.node(parent as usize).lane_of(holder as u32);
+                    holder = parent as usize;
                 }
             }
         }
@@ -452,8 +463,8 @@ mod tests {
     }
 
     /// Bodies pushed one by one, in order along a line (where placing each beside the last would
-    /// make a chain) and scattered, into an empty hierarchy and into a built one: every node
-    /// holds its children, the links agree, and the depth stays logarithmic.
+    /// make a chain) and scattered, into an empty hierarchy and into a built one: every lane
+    /// holds the bodies below it, the links agree, and the depth stays logarithmic.
     #[test]
     fn inserted_bodies_keep_the_tree_whole_and_balanced() {
         let line = |k: usize| {

@@ -37,9 +37,11 @@
 //! decoded one; a test re-decodes every node of its scenes and checks it.
 //!
 //! A node whose boxes have an infinite bound (bodies beyond `f32`'s range), or whose grid
-//! would need a step beyond `2^104`, is stored whole: its [`Wide`] form in the hierarchy's list
-//! of full nodes' planes, which [`Packed::full`] indexes. An unused child's planes are `255` and `0`;
-//! [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes expect.
+//! would need a step beyond `2^104`, is stored whole, and so are the top three levels of nodes,
+//! which every query reads (`src/scene/wide.rs`): the [`Wide`] node's planes go to the
+//! hierarchy's list of full nodes' planes, which [`Packed::full`] indexes. An unused child's
+//! steps are `255` and `0`; [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes
+//! expect, and the first-hit test drops it by its id.
 
 use super::wide::{EMPTY, LOWER, Planes, Sides, UPPER, WIDTH, Wide, lanes};
 
