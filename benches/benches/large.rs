@@ -7,15 +7,13 @@
 //! cargo bench -p raysweep-benches --bench large
 //! ```
 
-use std::hint::black_box;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use raysweep::{BodyHit, Ray, Scene, Sphere};
 use raysweep_benches::{rays, rays_in_cube, sphere_cloud, unit_balls};
 
 #[path = "common/obvhs.rs"]
 mod against;
-use against::{obvhs_build, obvhs_first_hit, obvhs_rays, vec3a};
+use against::{agreeing, first_hits, obvhs_build, obvhs_first_hits, obvhs_rays, vec3a};
 
 const BALLS: usize = 10_000_000;
 const RAYS: usize = 4096;
@@ -42,37 +40,18 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20);
     let mut ours: Vec<Option<BodyHit<f32>>> = vec![None; RAYS];
     g.bench_function("raysweep", |b| {
-        b.iter(|| {
-            for (ray, hit) in narrow_rays.iter().zip(ours.iter_mut()) {
-                *hit = narrow.cast_ray(black_box(ray), f32::INFINITY);
-            }
-            black_box(&ours);
-        })
+        b.iter(|| first_hits(&narrow, &narrow_rays, f32::INFINITY, &mut ours))
     });
     let mut theirs: Vec<Option<(u32, f32)>> = vec![None; RAYS];
     g.bench_function("obvhs", |b| {
-        b.iter(|| {
-            for (ray, hit) in their_rays.iter().zip(theirs.iter_mut()) {
-                *hit = obvhs_first_hit(&bvh, &glam_centres, black_box(ray));
-            }
-            black_box(&theirs);
-        })
+        b.iter(|| obvhs_first_hits(&bvh, &glam_centres, &their_rays, &mut theirs))
     });
     let mut wide_hits: Vec<Option<BodyHit<f64>>> = vec![None; RAYS];
     g.bench_function("raysweep f64", |b| {
-        b.iter(|| {
-            for (ray, hit) in wide_rays.iter().zip(wide_hits.iter_mut()) {
-                *hit = wide.cast_ray(black_box(ray), f64::INFINITY);
-            }
-            black_box(&wide_hits);
-        })
+        b.iter(|| first_hits(&wide, &wide_rays, f64::INFINITY, &mut wide_hits))
     });
     g.finish();
-    let agree = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a.map(|h| h.body as u32) == b.map(|h| h.0))
-        .count();
+    let agree = agreeing(&ours, &theirs);
     println!("{BALLS} spheres: obvhs names the same first body for {agree} of {RAYS} rays");
 }
 

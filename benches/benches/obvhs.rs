@@ -24,7 +24,7 @@ use raysweep_benches::{rays, rays_in_cube, sphere_cloud, unit_balls};
 
 #[path = "common/obvhs.rs"]
 mod against;
-use against::{obvhs_build, obvhs_first_hit, obvhs_rays, vec3a};
+use against::{agreeing, first_hits, obvhs_build, obvhs_first_hits, obvhs_rays, vec3a};
 
 const RAYS: usize = 4096;
 
@@ -47,33 +47,18 @@ fn bench(c: &mut Criterion) {
         g.throughput(Throughput::Elements(RAYS as u64));
         let mut ours_hits: Vec<Option<BodyHit<f32>>> = vec![None; RAYS];
         g.bench_function("raysweep", |b| {
-            b.iter(|| {
-                for (ray, hit) in ours_rays.iter().zip(ours_hits.iter_mut()) {
-                    *hit = scene.cast_ray(black_box(ray), inf);
-                }
-                black_box(&ours_hits);
-            })
+            b.iter(|| first_hits(&scene, &ours_rays, inf, &mut ours_hits))
         });
         let mut their_hits: Vec<Option<(u32, f32)>> = vec![None; RAYS];
         g.bench_function("obvhs", |b| {
-            b.iter(|| {
-                for (ray, hit) in their_rays.iter().zip(their_hits.iter_mut()) {
-                    *hit = obvhs_first_hit(&bvh, &glam_centres, black_box(ray));
-                }
-                black_box(&their_hits);
-            })
+            b.iter(|| obvhs_first_hits(&bvh, &glam_centres, &their_rays, &mut their_hits))
         });
         // The f64 scene on the same balls (obvhs has them rounded to f32).
         let wide: Scene<f64, 3, Sphere<f64>> = one.install(|| Scene::new(unit_balls(&centres)));
         let wide_rays: Vec<Ray<f64>> = rays(&pairs);
         let mut wide_hits: Vec<Option<BodyHit<f64>>> = vec![None; RAYS];
         g.bench_function("raysweep f64", |b| {
-            b.iter(|| {
-                for (ray, hit) in wide_rays.iter().zip(wide_hits.iter_mut()) {
-                    *hit = wide.cast_ray(black_box(ray), f64::INFINITY);
-                }
-                black_box(&wide_hits);
-            })
+            b.iter(|| first_hits(&wide, &wide_rays, f64::INFINITY, &mut wide_hits))
         });
         println!(
             "{n} spheres: hierarchy {:.1} (f32) and {:.1} (f64) bytes per body",
@@ -85,12 +70,7 @@ fn bench(c: &mut Criterion) {
             // `Body`s, and sphere casts of radius 0.25.
             let mixed: Scene<f32> = Scene::new(balls.iter().map(|&s| Body::from(s)).collect());
             g.bench_function("raysweep Body", |b| {
-                b.iter(|| {
-                    for (ray, hit) in ours_rays.iter().zip(ours_hits.iter_mut()) {
-                        *hit = mixed.cast_ray(black_box(ray), inf);
-                    }
-                    black_box(&ours_hits);
-                })
+                b.iter(|| first_hits(&mixed, &ours_rays, inf, &mut ours_hits))
             });
             g.bench_function("raysweep sphere cast 0.25", |b| {
                 b.iter(|| {
@@ -106,11 +86,7 @@ fn bench(c: &mut Criterion) {
             }
         }
         g.finish();
-        let agree = ours_hits
-            .iter()
-            .zip(&their_hits)
-            .filter(|(a, b)| a.map(|h| h.body as u32) == b.map(|h| h.0))
-            .count();
+        let agree = agreeing(&ours_hits, &their_hits);
         println!("{n} spheres: obvhs names the same first body for {agree} of {RAYS} rays");
         if n == 100_000 {
             let mut g = c.benchmark_group(format!("f32/scene build vs obvhs, {n} spheres"));

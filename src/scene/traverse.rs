@@ -65,7 +65,8 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     }
 
     /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
-    /// children as bits, bit `k` for child `k`), and calls `body` on the id of each body among
+    /// children as bits, bit `k` for child `k`; it sees an unused child's box finite, and the
+    /// walk drops that child), and calls `body` on the id of each body among
     /// them, until it returns `false`.
     pub(super) fn walk(
         &self,
@@ -86,8 +87,8 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     }
                     continue;
                 }
-                let node = &self.hierarchy.node(child as usize);
-                let accepted = enters(node);
+                let (node, used) = self.hierarchy.raw(child as usize);
+                let accepted = enters(&node) & used;
                 for k in 0..WIDTH {
                     if accepted >> k & 1 != 0 {
                         self.prefetch_child(node.child[k]);
@@ -128,8 +129,8 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                 body((child & !BODY) as usize);
                 continue;
             }
-            let node = &self.hierarchy.node(child as usize);
-            let accepted = enters(node);
+            let (node, used) = self.hierarchy.raw(child as usize);
+            let accepted = enters(&node) & used;
             for k in 0..WIDTH {
                 if accepted >> k & 1 != 0 {
                     let child = node.child[k];

@@ -248,6 +248,14 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         self.nodes[index].wide(&self.full)
     }
 
+    /// Node `index`, decoded but for its unused children's boxes ([`Packed::raw`]), and its used
+    /// children as bits.
+    #[inline(always)]
+    pub(crate) fn raw(&self, index: usize) -> (Wide<D>, u32) {
+        let node = &self.nodes[index];
+        (node.raw(&self.full), node.used())
+    }
+
     /// The children of `node` that `line` meets with an entry of at most `reach`, and their
     /// entries ([`Line::meets`]), read from the node in steps or whole.
     #[inline(always)]

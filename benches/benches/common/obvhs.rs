@@ -1,6 +1,7 @@
 //! obvhs 0.4 as the scene benchmarks run it: its compressed wide BVH over balls of radius 1, and
 //! a first hit through `ray_traverse` with a textbook `f32` sphere test (`obvhs.rs`, `large.rs`).
 
+use std::hint::black_box;
 use std::time::Duration;
 
 use obvhs::BvhBuildParams;
@@ -8,7 +9,7 @@ use obvhs::aabb::Aabb;
 use obvhs::cwbvh::CwBvh;
 use obvhs::cwbvh::builder::build_cwbvh;
 use obvhs::ray::{Ray as ObRay, RayHit};
-use raysweep::Ray;
+use raysweep::{BodyHit, Cast, Ray, Real, Scene};
 
 pub type Vec3A = glam::Vec3A;
 
@@ -64,4 +65,38 @@ pub fn obvhs_rays(rays: &[Ray<f32>]) -> Vec<ObRay> {
             ObRay::new_inf(Vec3A::new(o.x, o.y, o.z), Vec3A::new(d.x, d.y, d.z))
         })
         .collect()
+}
+
+/// The loop both benchmarks time for raysweep: each ray's first hit in `scene`, stored.
+pub fn first_hits<T: Real, S: Cast<T, 3>>(
+    scene: &Scene<T, 3, S>,
+    rays: &[Ray<T>],
+    limit: T,
+    hits: &mut [Option<BodyHit<T>>],
+) {
+    for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+        *hit = scene.cast_ray(black_box(ray), limit);
+    }
+    black_box(hits);
+}
+
+/// The same loop for obvhs.
+pub fn obvhs_first_hits(
+    bvh: &CwBvh,
+    centres: &[Vec3A],
+    rays: &[ObRay],
+    hits: &mut [Option<(u32, f32)>],
+) {
+    for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+        *hit = obvhs_first_hit(bvh, centres, black_box(ray));
+    }
+    black_box(hits);
+}
+
+/// How many rays both name the same first ball for (or both miss).
+pub fn agreeing(ours: &[Option<BodyHit<f32>>], theirs: &[Option<(u32, f32)>]) -> usize {
+    ours.iter()
+        .zip(theirs)
+        .filter(|(a, b)| a.map(|h| h.body as u32) == b.map(|h| h.0))
+        .count()
 }
