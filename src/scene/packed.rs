@@ -1,8 +1,9 @@
 //! The hierarchy's nodes as stored: each child's box in 8-bit steps on a grid of the node's own,
-//! a node of four children in one 64-byte cache line (three dimensions), half of a
-//! [`Wide`] node's 112 bytes. The queries read a node through [`Packed::wide`], which gives the
-//! boxes back as `f32` planes, exactly as the argument below says, so that the `f32` lanes' test
-//! (`src/scene/narrow.rs`) and the `f64` probe (`src/scene/probe.rs`) hold unchanged.
+//! a node of four children in one 64-byte cache line (three dimensions), where a [`Wide`] node
+//! of `f32` planes takes 112 bytes. A query reads a node's steps decoded to `f32` planes
+//! ([`Sides`] for the first hits' test, [`Packed::raw`] for the walks, [`Packed::wide`] where the
+//! unused children's boxes must be empty), exactly as the argument below says, so that the `f32`
+//! lanes' test (`src/scene/narrow.rs`) and the `f64` probe (`src/scene/probe.rs`) hold unchanged.
 //!
 //! The layout follows the compressed wide BVHs (Ylitie, Karras and Laine, "Efficient incoherent
 //! ray traversal on GPUs through compressed wide BVHs", High Performance Graphics 2017: a
@@ -31,17 +32,19 @@
 //! rounding (of the difference), so it lies within `2^-16` of the exact one `x`, and the
 //! estimate within `1/2 + 2^-16` of `x`: at most `⌊x⌋ + 1` and at least `⌈x⌉ − 1`. It then decodes
 //! the estimate as above and steps it down (for a lower bound) or up (an upper one) where the
-//! decoded plane lies inside the bound. `q = 0` decodes to the origin, at most the lowest bound, and `q = 255` to at least the
-//! highest, so no step leaves `0..=255`. So every decoded box holds the `f32` box the [`Wide`]
-//! node would have held, and everything the probes' arguments say of that box holds of the
-//! decoded one; a test re-decodes every node of its scenes and checks it.
+//! decoded plane lies inside the bound; `q = 0` decodes to the origin, at most the lowest bound,
+//! and `q = 255` to at least the highest, so no step leaves `0..=255`. So every decoded box holds
+//! the `f32` box the [`Wide`] node would have held, and everything the probes' arguments say of
+//! that box holds of the decoded one; a debug build re-decodes every node it encodes and checks
+//! it, which every scene test exercises.
 //!
-//! A node whose boxes have an infinite bound (bodies beyond `f32`'s range), or whose grid
-//! would need a step beyond `2^104`, is stored whole, and so are the top three levels of nodes,
-//! which every query reads (`src/scene/wide.rs`): the [`Wide`] node's planes go to the
-//! hierarchy's list of full nodes' planes, which [`Packed::full`] indexes. An unused child's
-//! steps are `255` and `0`; [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes
-//! expect, and the first-hit test drops it by its id.
+//! A node whose boxes have an infinite bound (bodies beyond `f32`'s range), or whose grid would
+//! need a step beyond `2^104` (a union wider than `254·2^104`, or reaching that close to
+//! `f32::MAX`), is stored whole, and so are the top three levels of nodes, which every query reads
+//! (`src/scene/wide.rs`): the [`Wide`] node's planes go to the hierarchy's list of full nodes'
+//! planes, which [`Packed::full`] indexes. An unused child's steps are `255` and `0`:
+//! [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes expect, and the other
+//! reads drop it by its id ([`Packed::used`]).
 
 use super::wide::{EMPTY, LOWER, Planes, Sides, UPPER, WIDTH, Wide, lanes};
 
@@ -58,7 +61,7 @@ pub(crate) struct Packed<const D: usize> {
     /// Per axis, the step's exponent `e` biased by 127: the bits of the `f32` `2^e` above its
     /// 23 bits of fraction.
     scale: [u8; D],
-    /// [`QUANTISED`], or the index of this node's [`Wide`] form in the hierarchy's full nodes.
+    /// [`QUANTISED`], or the index of this node's planes in the hierarchy's full nodes' planes.
     pub(crate) full: u32,
 }
 
@@ -74,48 +77,28 @@ impl<const D: usize> Packed<D> {
     /// ones empty. `full` is the hierarchy's list of full nodes' planes.
     #[inline(always)]
     pub(crate) fn wide(&self, full: &[Planes<D>]) -> Wide<D> {
-        if self.full != QUANTISED {
-            return Wide {
-                planes: full[self.full as usize],
-                child: self.child,
-            };
-        }
+        let mut node = self.raw(full);
         let used = self.used();
-        let planes = core::array::from_fn(|side| {
-            let empty = if side == LOWER {
-                f32::INFINITY
-            } else {
-                f32::NEG_INFINITY
-            };
-            core::array::from_fn(|i| {
-                let decoded = self.side(side, i);
-                core::array::from_fn(|k| {
-                    if used >> k & 1 != 0 {
-                        decoded[k]
-                    } else {
-                        empty
-                    }
-                })
-            })
-        });
-        Wide {
-            planes,
-            child: self.child,
+        for k in (0..WIDTH).filter(|&k| used >> k & 1 == 0) {
+            for i in 0..D {
+                node.planes[LOWER][i][k] = f32::INFINITY;
+                node.planes[UPPER][i][k] = f32::NEG_INFINITY;
+            }
         }
+        node
     }
 
     /// The node, decoded as [`Packed::wide`] does but for its unused children, whose boxes are
     /// left finite (the caller drops them by [`Packed::used`]): the cheaper read of the walks.
     #[inline(always)]
     pub(crate) fn raw(&self, full: &[Planes<D>]) -> Wide<D> {
-        if self.full != QUANTISED {
-            return Wide {
-                planes: full[self.full as usize],
-                child: self.child,
-            };
-        }
+        let planes = if self.full == QUANTISED {
+            core::array::from_fn(|side| core::array::from_fn(|i| self.side(side, i)))
+        } else {
+            full[self.full as usize]
+        };
         Wide {
-            planes: core::array::from_fn(|side| core::array::from_fn(|i| self.side(side, i))),
+            planes,
             child: self.child,
         }
     }
