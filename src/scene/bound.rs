@@ -52,7 +52,7 @@ use nalgebra::Point;
 
 use crate::real::Real;
 
-use super::wide::{EMPTY, LOWER, UPPER, WIDTH, Wide, lanes, slack};
+use super::wide::{LOWER, UPPER, WIDTH, Wide, lanes, slack};
 
 /// `2^-22`: room for rounding the point to `f32`, per unit of its magnitude and dimension.
 const ROUNDING: f32 = 1.0 / 4_194_304.0;
@@ -91,14 +91,15 @@ impl<const D: usize> Lower<D> {
     }
 
     /// The children of `node` that may hold a body whose reported signed distance is at most
-    /// `limit` (rounded up to `f32`), as bits (bit `k` for child `k`; never an unused child), and
+    /// `limit` (rounded up to `f32`), as bits (bit `k` for child `k`; an unused child's bit is
+    /// the caller's to clear, as `Scene::sweep` and the nearest search do), and
     /// each child's bound: no larger than the signed distance any body below it reports (module
     /// documentation). A child is left out only where its bound exceeds `limit`; a NaN bound
     /// leaves nothing out.
     #[inline(always)]
     pub(crate) fn within(&self, node: &Wide<D>, limit: f32) -> (u32, [f32; WIDTH]) {
         let bounds = self.bounds(node);
-        let kept = lanes(|k| (node.child[k] != EMPTY) & !(bounds[k] > limit));
+        let kept = lanes(|k| !(bounds[k] > limit));
         (kept, bounds)
     }
 

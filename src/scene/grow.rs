@@ -259,9 +259,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// A new node in lane `k` of `node` holding the body there and `entry`.
     fn pair(&mut self, node: usize, k: usize, entry: &Entry<D>) {
         let old = Entry::of(&self.node(node), k);
-        let pair = self.add(&Wide::BLANK);
-        self.parents.push(node as u32);
-        self.fill(pair, &[old, *entry]);
+        let pair = self.fresh(&wide_of(&[old, *entry]), node as u32);
         let (lower, upper) = self.node(pair).union();
         self.set_lane(
             node,
@@ -316,10 +314,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             *e = Entry::of(&full, k);
         }
         let (kept, moved) = split(&mut entries);
-        let sibling = self.add(&Wide::BLANK);
-        self.parents.push(u32::MAX);
+        let sibling = self.fresh(&wide_of(moved), u32::MAX);
         self.fill(node, kept);
-        self.fill(sibling, moved);
         let halves = |hierarchy: &Self, n: usize| {
             let (lower, upper) = hierarchy.node(n).union();
             Entry {
@@ -330,14 +326,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         };
         if self.parents[node] == u32::MAX {
             // The root splits: its half moves out, and a new root takes both halves.
-            let old = self.add(&self.node(node));
-            self.parents.push(u32::MAX);
-            for k in 0..WIDTH {
-                let child = self.nodes[old].child[k];
-                if child != EMPTY {
-                    self.adopt(old, child);
-                }
-            }
+            let old = self.fresh(&self.node(node), u32::MAX);
             let (a, b) = (halves(self, old), halves(self, sibling));
             self.fill(node, &[a, b]);
             self.depth += 1;
@@ -363,18 +352,21 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// `node` becomes a node of `entries` (at most [`WIDTH`]), whose children it now holds:
     /// encoded once.
     fn fill(&mut self, node: usize, entries: &[Entry<D>]) {
-        let mut wide = Wide::BLANK;
-        for (k, entry) in entries.iter().enumerate() {
-            for i in 0..D {
-                wide.planes[LOWER][i][k] = entry.lower[i];
-                wide.planes[UPPER][i][k] = entry.upper[i];
-            }
-            wide.child[k] = entry.child;
-        }
-        self.store(node, &wide);
+        self.store(node, &wide_of(entries));
         for entry in entries {
             self.adopt(node, entry.child);
         }
+    }
+
+    /// A new node, `wide`, whose children it now holds, under `parent` (`u32::MAX` where the
+    /// caller places it later): encoded once. Its index.
+    fn fresh(&mut self, wide: &Wide<D>, parent: u32) -> usize {
+        let index = self.add(wide);
+        self.parents.push(parent);
+        for &child in wide.child.iter().filter(|&&c| c != EMPTY) {
+            self.adopt(index, child);
+        }
+        index
     }
 
     /// Records that `node` holds `child` (a body's node, or a node's parent).
@@ -385,6 +377,19 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             self.parents[child as usize] = node as u32;
         }
     }
+}
+
+/// The node of `entries` (at most [`WIDTH`]), in lane order.
+fn wide_of<const D: usize>(entries: &[Entry<D>]) -> Wide<D> {
+    let mut wide = Wide::BLANK;
+    for (k, entry) in entries.iter().enumerate() {
+        for i in 0..D {
+            wide.planes[LOWER][i][k] = entry.lower[i];
+            wide.planes[UPPER][i][k] = entry.upper[i];
+        }
+        wide.child[k] = entry.child;
+    }
+    wide
 }
 
 /// `entries` split in two, sorted along the axis where their centres spread most: the first two

@@ -40,10 +40,11 @@
 //! gives `−∞` for the near plane (or `+∞` for the far one) and constrains nothing, a plane beyond
 //! it gives the opposite infinity and excludes the child, and a plane through the origin gives
 //! `0·∞ = NaN`, which the comparisons that gather the entry and the exit ignore (the origin lies
-//! in the closed slab). An unused child's box is empty (`+∞` to `−∞`) as a node is decoded
-//! (`src/scene/packed.rs`), and its entry exceeds its exit for every line from a finite origin;
-//! where a first hit reads a node's steps without decoding it whole, its unused children are
-//! dropped by their ids ([`Hierarchy::meets`](super::wide::Hierarchy::meets)). So:
+//! in the closed slab). An unused child's box is empty (`+∞` to `−∞`) in a node stored whole, and
+//! its entry exceeds its exit for every line from a finite origin; in a node read from its steps
+//! (`src/scene/packed.rs`) its box is finite, and the traversals drop it by its id
+//! ([`Hierarchy::meets`](super::wide::Hierarchy::meets),
+//! [`Hierarchy::raw`](super::wide::Hierarchy::raw)). So:
 //!
 //! - where the probe finds that the line misses the grown box, it misses each body's box grown by
 //!   `τ`, and no body of the node reports a span, a hit or a contact;

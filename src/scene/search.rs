@@ -85,9 +85,9 @@ impl<T: Real, const D: usize> Search<T, D> {
                 }
             }
         } else {
-            let (node, _) = scene.hierarchy.raw(child as usize);
-            // `within` drops unused children by their ids.
+            let (node, used) = scene.hierarchy.raw(child as usize);
             let (kept, bounds) = self.lower.within(&node, self.limit);
+            let kept = kept & used;
             if kept != 0 {
                 // The nearest is visited next; the others wait on the stack, the farther of two
                 // deeper, three in lane order (sorting them cost more than it saved: 665 against

@@ -124,11 +124,15 @@ impl<const D: usize> Wide<D> {
     /// Whether each used child's box holds that of the same child in `other`.
     pub(super) fn holds(&self, other: &Self) -> bool {
         (0..WIDTH).filter(|&k| other.child[k] != EMPTY).all(|k| {
-            (0..D).all(|i| {
-                self.planes[LOWER][i][k] <= other.planes[LOWER][i][k]
-                    && other.planes[UPPER][i][k] <= self.planes[UPPER][i][k]
-            })
+            let lower = core::array::from_fn(|i| other.planes[LOWER][i][k]);
+            let upper = core::array::from_fn(|i| other.planes[UPPER][i][k]);
+            self.lane_holds(k, (&lower, &upper))
         })
+    }
+
+    /// Whether child `k`'s box holds the box from `lower` to `upper`.
+    pub(super) fn lane_holds(&self, k: usize, (lower, upper): (&[f32; D], &[f32; D])) -> bool {
+        (0..D).all(|i| self.planes[LOWER][i][k] <= lower[i] && upper[i] <= self.planes[UPPER][i][k])
     }
 
     /// The lane of `child`.
@@ -335,10 +339,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             let (min, max) = self.node(node).union();
             let mut wide = self.node(parent);
             let lane = wide.lane_of(node as u32);
-            let holds = (0..D).all(|i| {
-                wide.planes[LOWER][i][lane] <= min[i] && max[i] <= wide.planes[UPPER][i][lane]
-            });
-            if growing && holds {
+            if growing && wide.lane_holds(lane, (&min, &max)) {
                 node = parent;
                 continue;
             }
