@@ -119,11 +119,15 @@ impl<const D: usize> Packed<D> {
         };
         let used: [bool; WIDTH] = core::array::from_fn(|k| node.child[k] != EMPTY);
         for i in 0..D {
+            // The used children's union, their bounds chosen by mask rather than branches.
+            let keep = |k: usize, bound: f32, none: f32| {
+                let mask = u32::from(used[k]).wrapping_neg();
+                f32::from_bits(bound.to_bits() & mask | none.to_bits() & !mask)
+            };
             let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
-            for (k, &used) in used.iter().enumerate() {
-                let (lower, upper) = (node.planes[LOWER][i][k], node.planes[UPPER][i][k]);
-                low = if used && lower < low { lower } else { low };
-                high = if used && upper > high { upper } else { high };
+            for k in 0..WIDTH {
+                low = low.min(keep(k, node.planes[LOWER][i][k], f32::INFINITY));
+                high = high.max(keep(k, node.planes[UPPER][i][k], f32::NEG_INFINITY));
             }
             if low > high {
                 (low, high) = (0.0, 0.0);
@@ -148,16 +152,14 @@ impl<const D: usize> Packed<D> {
                 })
             };
             let (lower, upper) = (node.planes[LOWER][i], node.planes[UPPER][i]);
-            let mut q = nearest(lower);
-            for k in 0..WIDTH {
-                q[k] -= if at + q[k] * by > lower[k] { 1.0 } else { 0.0 };
-            }
-            packed.steps[LOWER][i] = bytes(q, &used, 255);
-            let mut q = nearest(upper);
-            for k in 0..WIDTH {
-                q[k] += if at + q[k] * by < upper[k] { 1.0 } else { 0.0 };
-            }
-            packed.steps[UPPER][i] = bytes(q, &used, 0);
+            // Each check's outcome is added as a whole number, not chosen by a branch: the
+            // outcomes are as unpredictable as the bounds' fractions of a step.
+            let q = nearest(lower);
+            let down = core::array::from_fn(|k| u8::from(at + q[k] * by > lower[k]).wrapping_neg());
+            packed.steps[LOWER][i] = bytes(q, down, &used, 255);
+            let q = nearest(upper);
+            let up = core::array::from_fn(|k| u8::from(at + q[k] * by < upper[k]));
+            packed.steps[UPPER][i] = bytes(q, up, &used, 0);
         }
         Some(packed)
     }
@@ -208,15 +210,14 @@ fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
 /// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
 const MAGIC: f32 = 8_388_608.0;
 
-/// The steps `q` (whole numbers in `0..=255`, as `f32`) as bytes, `unused` in unused lanes.
+/// The steps `q` (whole numbers in `0..=255`, as `f32`) plus `add` (wrapping), as bytes,
+/// `unused` in unused lanes.
 #[inline(always)]
-fn bytes(q: [f32; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
+fn bytes(q: [f32; WIDTH], add: [u8; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
     core::array::from_fn(|k| {
-        if used[k] {
-            (q[k] + MAGIC).to_bits() as u8
-        } else {
-            unused
-        }
+        let keep = u8::from(used[k]).wrapping_neg();
+        let step = ((q[k] + MAGIC).to_bits() as u8).wrapping_add(add[k]);
+        step & keep | unused & !keep
     })
 }
 
@@ -226,38 +227,45 @@ fn power_of_two(e: i32) -> f64 {
     f64::from_bits(((e + 1023) as u64) << 52)
 }
 
-/// The grid for bounds from `low` to `high` (finite, `low ≤ high`): the origin and the smallest
-/// step's exponent `e` in `LOWEST..=HIGHEST` such that the origin is a multiple of `2^e` at or
-/// below `low`, `origin + 255·2^e` reaches `high`, and both have magnitudes below `2^(e+24)`;
-/// `None` where there is none.
+/// The grid for bounds from `low` to `high` (finite, `low ≤ high`): the origin and a step's
+/// exponent `e` in `LOWEST..=HIGHEST` such that the origin is a multiple of `2^e` at or below
+/// `low`, `origin + 255·2^e` reaches `high`, and both have magnitudes below `2^(e+24)`: the
+/// smallest `e` whose step is at least `(high − low)/254` and the largest bound's ulp, or the
+/// next, which always meets the tests where the first falls short; `None` where neither is in
+/// range.
 #[inline(always)]
 fn grid(low: f64, high: f64) -> Option<(f64, i32)> {
     if !(low.is_finite() && high.is_finite()) {
         return None;
     }
     let exponent = |x: f64| ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    // A step of at least `(high − low)/254` (here within an ulp of it; where it falls short,
-    // the test below takes the next) spans the bounds from any origin within a step
-    // below `low`; one at least the largest bound's ulp is needed for the grid to be `f32`s.
+    // A step of at least `(high − low)/254` (here within an ulp of it) spans the bounds from any
+    // origin within a step below `low`; one at least the largest bound's ulp is needed for the
+    // grid to be `f32`s. Twice that step spans them with room, and with both bounds below
+    // `2^(e+24)` its origin and top are below `2^(e+25)`: so the next exponent passes where
+    // the first fails. (Two tries, not a loop: the compiler vectorised a loop over `e`, at
+    // 300 instructions a turn.)
     let least = (high - low) * (1.0 / 254.0);
     let spans = exponent(least) + i32::from(least.to_bits() & ((1 << 52) - 1) != 0);
     let magnitude = low.abs().max(high.abs());
-    let mut e = spans.max(exponent(magnitude) - 23).max(LOWEST);
-    while e <= HIGHEST {
-        let step = power_of_two(e);
-        // `low / step` is exact (a power of two apart) and below `2^25` in magnitude here, or
-        // the origin fails the test below: its floor by truncation, one less below zero.
-        let steps = low * power_of_two(-e);
-        let whole = steps as i64;
-        let origin = (whole - i64::from((whole as f64) > steps)) as f64 * step;
-        let top = origin + 255.0 * step;
-        let bound = power_of_two(e + 24);
-        if top >= high && origin.abs() < bound && top.abs() < bound {
-            return Some((origin, e));
-        }
-        e += 1;
-    }
-    None
+    let e = spans.max(exponent(magnitude) - 23).max(LOWEST);
+    on_grid(low, high, e).or_else(|| on_grid(low, high, e + 1))
+}
+
+/// The origin of the grid of step `2^e` for bounds from `low` to `high`, where `e` is at most
+/// [`HIGHEST`] and the grid meets the tests [`grid`] names.
+#[inline(always)]
+fn on_grid(low: f64, high: f64, e: i32) -> Option<(f64, i32)> {
+    let step = power_of_two(e);
+    // `low / step` is exact (a power of two apart) and below `2^25` in magnitude here, or the
+    // origin fails the test below: its floor by truncation, one less below zero.
+    let steps = low * power_of_two(-e);
+    let whole = steps as i64;
+    let origin = (whole - i64::from((whole as f64) > steps)) as f64 * step;
+    let top = origin + 255.0 * step;
+    let bound = power_of_two(e + 24);
+    (e <= HIGHEST && top >= high && origin.abs() < bound && top.abs() < bound)
+        .then_some((origin, e))
 }
 
 #[cfg(test)]
