@@ -140,26 +140,9 @@ impl<const D: usize> Packed<D> {
             );
             packed.origin[i] = at;
             packed.scale[i] = (e + 127) as u8;
-            // The quotients `(bound − origin)·2^-e` in `f32`, held to `0..=255` and rounded to
-            // the nearest whole number: at most one step above the lower `q` sought and one
-            // below the upper one (the module's documentation): one check each, in four lanes.
-            let nearest = |bounds: [f32; WIDTH]| {
-                bounds.map(|b| {
-                    let x = (b - at) * per;
-                    let x = if x > 0.0 { x } else { 0.0 };
-                    let x = if x < 255.0 { x } else { 255.0 };
-                    (x + MAGIC) - MAGIC
-                })
-            };
-            let (lower, upper) = (node.planes[LOWER][i], node.planes[UPPER][i]);
-            // Each check's outcome is added as a whole number, not chosen by a branch: the
-            // outcomes are as unpredictable as the bounds' fractions of a step.
-            let q = nearest(lower);
-            let down = core::array::from_fn(|k| u8::from(at + q[k] * by > lower[k]).wrapping_neg());
-            packed.steps[LOWER][i] = bytes(q, down, &used, 255);
-            let q = nearest(upper);
-            let up = core::array::from_fn(|k| u8::from(at + q[k] * by < upper[k]));
-            packed.steps[UPPER][i] = bytes(q, up, &used, 0);
+            let grid = Grid { at, by, per };
+            packed.steps[LOWER][i] = grid.steps(LOWER, node.planes[LOWER][i], &used);
+            packed.steps[UPPER][i] = grid.steps(UPPER, node.planes[UPPER][i], &used);
         }
         Some(packed)
     }
@@ -207,18 +190,89 @@ fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
     q.map(f32::from)
 }
 
-/// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
-const MAGIC: f32 = 8_388_608.0;
+/// An axis's grid, in `f32`: the origin `at`, the step `by` (`2^e`) and `per` (`2^-e`).
+#[derive(Clone, Copy)]
+struct Grid {
+    at: f32,
+    by: f32,
+    per: f32,
+}
 
-/// The steps `q` (whole numbers in `0..=255`, as `f32`) plus `add` (wrapping), as bytes,
-/// `unused` in unused lanes.
-#[inline(always)]
-fn bytes(q: [f32; WIDTH], add: [u8; WIDTH], used: &[bool; WIDTH], unused: u8) -> [u8; WIDTH] {
-    core::array::from_fn(|k| {
-        let keep = u8::from(used[k]).wrapping_neg();
-        let step = ((q[k] + MAGIC).to_bits() as u8).wrapping_add(add[k]);
-        step & keep | unused & !keep
-    })
+impl Grid {
+    /// Child by child, the step of each bound of `bounds`, `side`'s (the module's
+    /// documentation): the quotient `(bound − origin)·2^-e` in `f32`, held to `0..=255` and
+    /// rounded to the nearest whole number (at most one step above the lower `q` sought and one
+    /// below the upper one), then one check; an unused child's steps are `255` (lower) and `0`.
+    /// The checks' outcomes are added as whole numbers, not branched on: they are as
+    /// unpredictable as the bounds' fractions of a step. On x86-64, in SSE2 lanes
+    /// (`cvtps2dq` rounds to nearest, `packssdw`/`packuswb` give the bytes).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn steps(self, side: usize, bounds: [f32; WIDTH], used: &[bool; WIDTH]) -> [u8; WIDTH] {
+        use core::arch::x86_64::{
+            _mm_add_epi32, _mm_add_ps, _mm_and_si128, _mm_andnot_si128, _mm_castps_si128,
+            _mm_cmpgt_ps, _mm_cmplt_ps, _mm_cvtepi32_ps, _mm_cvtps_epi32, _mm_cvtsi128_si32,
+            _mm_max_ps, _mm_min_ps, _mm_mul_ps, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16,
+            _mm_set1_epi32, _mm_set1_ps, _mm_setr_epi32, _mm_setr_ps, _mm_setzero_ps,
+            _mm_sub_epi32, _mm_sub_ps,
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: the intrinsics need SSE and SSE2, which every x86-64 target has; none reads
+        // or writes memory.
+        unsafe {
+            let [b0, b1, b2, b3] = bounds;
+            let b = _mm_setr_ps(b0, b1, b2, b3);
+            let at = _mm_set1_ps(self.at);
+            let x = _mm_mul_ps(_mm_sub_ps(b, at), _mm_set1_ps(self.per));
+            let x = _mm_min_ps(_mm_max_ps(x, _mm_setzero_ps()), _mm_set1_ps(255.0));
+            let q = _mm_cvtps_epi32(x);
+            let plane = _mm_add_ps(at, _mm_mul_ps(_mm_cvtepi32_ps(q), _mm_set1_ps(self.by)));
+            // A comparison's lanes are `-1` where it holds: one step down, or up.
+            let (q, unused) = if side == LOWER {
+                (
+                    _mm_add_epi32(q, _mm_castps_si128(_mm_cmpgt_ps(plane, b))),
+                    255,
+                )
+            } else {
+                (
+                    _mm_sub_epi32(q, _mm_castps_si128(_mm_cmplt_ps(plane, b))),
+                    0,
+                )
+            };
+            let keep = used.map(|used| -i32::from(used));
+            let keep = _mm_setr_epi32(keep[0], keep[1], keep[2], keep[3]);
+            let q = _mm_or_si128(
+                _mm_and_si128(keep, q),
+                _mm_andnot_si128(keep, _mm_set1_epi32(unused)),
+            );
+            let bytes = _mm_packus_epi16(_mm_packs_epi32(q, q), q);
+            _mm_cvtsi128_si32(bytes).to_le_bytes()
+        }
+    }
+
+    /// [`Grid::steps`] elsewhere: rounding by adding and taking away `2^23`.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn steps(self, side: usize, bounds: [f32; WIDTH], used: &[bool; WIDTH]) -> [u8; WIDTH] {
+        /// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
+        const MAGIC: f32 = 8_388_608.0;
+        let Grid { at, by, per } = self;
+        core::array::from_fn(|k| {
+            let b = bounds[k];
+            let x = ((b - at) * per).clamp(0.0, 255.0);
+            let q = (x + MAGIC) - MAGIC;
+            let plane = at + q * by;
+            let moved = if side == LOWER {
+                u8::from(plane > b).wrapping_neg()
+            } else {
+                u8::from(plane < b)
+            };
+            let keep = u8::from(used[k]).wrapping_neg();
+            let unused = if side == LOWER { 255 } else { 0 };
+            let step = ((q + MAGIC).to_bits() as u8).wrapping_add(moved);
+            step & keep | unused & !keep
+        })
+    }
 }
 
 /// `2^e`, for `e` within `f64`'s normal exponents.
