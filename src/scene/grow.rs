@@ -126,6 +126,15 @@ impl<const D: usize> Entry<D> {
         }
     }
 
+    /// Lane `k` of `node` becomes this entry.
+    fn put(&self, node: &mut Wide<D>, k: usize) {
+        for i in 0..D {
+            node.planes[LOWER][i][k] = self.lower[i];
+            node.planes[UPPER][i][k] = self.upper[i];
+        }
+        node.child[k] = self.child;
+    }
+
     /// Its box's centre on axis `i`.
     fn centre(&self, i: usize) -> f64 {
         0.5 * (f64::from(self.lower[i]) + f64::from(self.upper[i]))
@@ -340,11 +349,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// Lane `k` of `node` becomes `entry`, whose child `node` now holds.
     fn set_lane(&mut self, node: usize, k: usize, entry: &Entry<D>) {
         let mut wide = self.node(node);
-        for i in 0..D {
-            wide.planes[LOWER][i][k] = entry.lower[i];
-            wide.planes[UPPER][i][k] = entry.upper[i];
-        }
-        wide.child[k] = entry.child;
+        entry.put(&mut wide, k);
         self.store(node, &wide);
         self.adopt(node, entry.child);
     }
@@ -383,11 +388,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 fn wide_of<const D: usize>(entries: &[Entry<D>]) -> Wide<D> {
     let mut wide = Wide::BLANK;
     for (k, entry) in entries.iter().enumerate() {
-        for i in 0..D {
-            wide.planes[LOWER][i][k] = entry.lower[i];
-            wide.planes[UPPER][i][k] = entry.upper[i];
-        }
-        wide.child[k] = entry.child;
+        entry.put(&mut wide, k);
     }
     wide
 }
@@ -417,7 +418,7 @@ fn split<const D: usize>(entries: &mut [Entry<D>; WIDTH + 1]) -> (&[Entry<D>], &
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::wide::{BODY, EMPTY, Hierarchy, LOWER, UPPER};
+    use super::super::wide::{BODY, EMPTY, Hierarchy};
 
     /// Checks that every lane's box holds the box of every body below it, that the back links
     /// agree, and returns the most nodes on a path from the root to a body.
@@ -447,13 +448,7 @@ mod tests {
                 let (lo, hi) = (boxes[id].0.map(|v| v as f32), boxes[id].1.map(|v| v as f32));
                 let (mut holder, mut lane) = (node, k);
                 loop {
-                    let wide = h.node(holder);
-                    for i in 0..D {
-                        assert!(
-                            wide.planes[LOWER][i][lane] <= lo[i]
-                                && hi[i] <= wide.planes[UPPER][i][lane]
-                        );
-                    }
+                    assert!(h.node(holder).lane_holds(lane, (&lo, &hi)));
                     let parent = h.parents[holder];
                     if parent == u32::MAX {
                         break;

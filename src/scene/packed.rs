@@ -118,17 +118,9 @@ impl<const D: usize> Packed<D> {
             full: QUANTISED,
         };
         let used: [bool; WIDTH] = core::array::from_fn(|k| node.child[k] != EMPTY);
+        let (lowest, highest) = node.union();
         for i in 0..D {
-            // The used children's union, their bounds chosen by mask rather than branches.
-            let keep = |k: usize, bound: f32, none: f32| {
-                let mask = u32::from(used[k]).wrapping_neg();
-                f32::from_bits(bound.to_bits() & mask | none.to_bits() & !mask)
-            };
-            let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
-            for k in 0..WIDTH {
-                low = low.min(keep(k, node.planes[LOWER][i][k], f32::INFINITY));
-                high = high.max(keep(k, node.planes[UPPER][i][k], f32::NEG_INFINITY));
-            }
+            let (mut low, mut high) = (lowest[i], highest[i]);
             if low > high {
                 (low, high) = (0.0, 0.0);
             }

@@ -110,14 +110,23 @@ impl<const D: usize> Wide<D> {
         }
     }
 
-    /// The union of the children's boxes (already grown).
+    /// The union of the used children's boxes (already grown): empty (`+∞` to `−∞`) for a node
+    /// of none. Unused lanes are masked by their ids rather than branched on.
+    #[inline(always)]
     pub(super) fn union(&self) -> ([f32; D], [f32; D]) {
-        let lowest = |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::INFINITY, f32::min);
-        let highest =
-            |lanes: &[f32; WIDTH]| lanes.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let used: [u32; WIDTH] =
+            core::array::from_fn(|k| u32::from(self.child[k] != EMPTY).wrapping_neg());
+        let fold = |lanes: &[f32; WIDTH], none: f32, pick: fn(f32, f32) -> f32| {
+            (0..WIDTH).fold(none, |best, k| {
+                pick(
+                    best,
+                    f32::from_bits(lanes[k].to_bits() & used[k] | none.to_bits() & !used[k]),
+                )
+            })
+        };
         (
-            self.planes[LOWER].map(|l| lowest(&l)),
-            self.planes[UPPER].map(|l| highest(&l)),
+            self.planes[LOWER].map(|l| fold(&l, f32::INFINITY, f32::min)),
+            self.planes[UPPER].map(|l| fold(&l, f32::NEG_INFINITY, f32::max)),
         )
     }
 
