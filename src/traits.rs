@@ -193,25 +193,13 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
     /// raysweep's shapes give themselves as a [`Body`](crate::Body) in `f64` (an `f32` shape
     /// widened exactly), any other shape `None`. [`Sphere::time_of_impact`](crate::Sphere::time_of_impact)
     /// casts a ball along a direction held in `f64` through it, so that an `f32` time is rounded
-    /// once, and an [`Instance`](crate::Instance) of an `f32` scene casts from an origin moved by
+    /// once, and decides exactly whether a ball or a box touches the moving ball at time 0;
+    /// an [`Instance`](crate::Instance) of an `f32` scene casts from an origin moved by
     /// its offset exactly in `f64`; for a shape that gives `None`, both round the question to
     /// the shape's width.
     #[doc(hidden)]
     fn as_wide_body(&self) -> Option<crate::Body<f64, D>> {
         None
-    }
-
-    /// The hook through which [`Sphere::time_of_impact`](crate::Sphere::time_of_impact) casts a
-    /// ball along a direction held in `f64`, not part of the API: in `f64` where
-    /// [`Cast::as_wide_body`] gives the shape there, else the sweep rounded to the shape's width
-    /// and cast with [`Cast::cast_sphere`]. Only the crate can make a
-    /// [`WideSweep`](crate::point::WideSweep), so only it calls this.
-    #[doc(hidden)]
-    fn cast_sphere_wide(&self, sweep: &crate::point::WideSweep<D>) -> Option<Hit<f64, D>> {
-        match self.as_wide_body() {
-            Some(wide) => sweep.cast(&wide),
-            None => sweep.in_width(self),
-        }
     }
 
     /// [`Cast::cast_rays`] spread over rayon's thread pool in chunks of 1024 rays: the same bits,

@@ -8,37 +8,38 @@ use core::cmp::Ordering;
 
 use super::exact::two_sum;
 
-/// A sum of up to `4·ROWS` values, exact but where a partial sum overflows.
-pub(crate) struct Expansion<const ROWS: usize> {
-    parts: [[f64; 4]; ROWS],
+/// A sum of up to `WIDTH·ROWS` values, exact but where a partial sum overflows. (Two factors
+/// because a capacity such as `8·D` cannot be written as one constant of a generic `D`.)
+pub(crate) struct Expansion<const ROWS: usize, const WIDTH: usize = 4> {
+    parts: [[f64; WIDTH]; ROWS],
     len: usize,
 }
 
-impl<const ROWS: usize> Default for Expansion<ROWS> {
+impl<const ROWS: usize, const WIDTH: usize> Default for Expansion<ROWS, WIDTH> {
     fn default() -> Self {
         Expansion {
-            parts: [[0.0; 4]; ROWS],
+            parts: [[0.0; WIDTH]; ROWS],
             len: 0,
         }
     }
 }
 
-impl<const ROWS: usize> Expansion<ROWS> {
-    /// Adds `b`, exactly (at most `4·ROWS` times: an expansion of `m` values has at most `m`
+impl<const ROWS: usize, const WIDTH: usize> Expansion<ROWS, WIDTH> {
+    /// Adds `b`, exactly (at most `WIDTH·ROWS` times: an expansion of `m` values has at most `m`
     /// parts).
     pub(crate) fn add(&mut self, b: f64) {
         let mut carry = b;
         let mut kept = 0;
         for i in 0..self.len {
-            let (sum, error) = two_sum(carry, self.parts[i / 4][i % 4]);
+            let (sum, error) = two_sum(carry, self.parts[i / WIDTH][i % WIDTH]);
             if error != 0.0 {
-                self.parts[kept / 4][kept % 4] = error;
+                self.parts[kept / WIDTH][kept % WIDTH] = error;
                 kept += 1;
             }
             carry = sum;
         }
         if carry != 0.0 {
-            self.parts[kept / 4][kept % 4] = carry;
+            self.parts[kept / WIDTH][kept % WIDTH] = carry;
             kept += 1;
         }
         self.len = kept;
@@ -48,7 +49,7 @@ impl<const ROWS: usize> Expansion<ROWS> {
     pub(crate) fn sign(&self) -> Ordering {
         match self.len {
             0 => Ordering::Equal,
-            n => self.parts[(n - 1) / 4][(n - 1) % 4].total_cmp(&0.0),
+            n => self.parts[(n - 1) / WIDTH][(n - 1) % WIDTH].total_cmp(&0.0),
         }
     }
 }

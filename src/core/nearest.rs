@@ -13,6 +13,9 @@
 //! It is found by Newton's method on `1/|w(u)| − 1` (linear for one axis, nearly so in general),
 //! safeguarded by bisection of the bracket, geometric where it spans orders of magnitude.
 //!
+//! A point on an axis outside the ellipsoid (or on its surface) has that axis's end as its nearest
+//! point, which is taken exactly, without the search.
+//!
 //! Where every component of `p` along the smallest axes is zero and `|w(0)| ≤ 1` (`p` on the
 //! medial region, e.g. the centre), the nearest points are not unique: `u = 0`, the other
 //! components as the formula gives them, and the rest of the unit length put along the first
@@ -76,6 +79,9 @@ fn nearest_scaled<const D: usize>(
     guess: f64,
     tolerance: f64,
 ) -> Closest<D> {
+    if let Some(vertex) = vertex(p, a) {
+        return vertex;
+    }
     let a_m = a.min();
     let a_m2 = a_m * a_m;
     let b = a.map(|x| (x - a_m) * (x + a_m));
@@ -147,6 +153,30 @@ fn nearest_scaled<const D: usize>(
         gradient,
         multiplier: s,
     }
+}
+
+/// For `p` on an axis (every other component zero) and outside the ellipsoid or on its surface,
+/// the end of that axis, exactly: the normal there runs along the axis, through `p`, and the
+/// nearest point of a convex body to a point outside it is the one whose normal passes through
+/// the point. (The search would find it to within rounding; exactly, a ball touching an
+/// ellipsoid there touches it, as `Sphere::time_of_impact` needs.) `None` elsewhere.
+fn vertex<const D: usize>(p: &SVector<f64, D>, a: &SVector<f64, D>) -> Option<Closest<D>> {
+    let mut axes = (0..D).filter(|&i| p[i] != 0.0);
+    let k = axes.next()?;
+    if axes.next().is_some() || p[k].abs() < a[k] {
+        return None;
+    }
+    let (mut point, mut offset, mut gradient) =
+        (SVector::zeros(), SVector::zeros(), SVector::zeros());
+    point[k] = a[k].copysign(p[k]);
+    offset[k] = p[k] - point[k];
+    gradient[k] = point[k] / (a[k] * a[k]);
+    Some(Closest {
+        point,
+        offset,
+        gradient,
+        multiplier: a[k] * (p[k].abs() - a[k]),
+    })
 }
 
 /// The nearest point where it is not unique (see the module): `u = 0`, and the rest of the unit

@@ -4,27 +4,26 @@
 //! In the frame of `other` the ball's centre moves along the relative velocity
 //! `v = velocity − other_velocity`, formed in `f64` (exact for `f32` inputs); the first contact is
 //! `other`'s own sphere cast along `v`, and the time is its distance over `|v|`, rounded once to
-//! the width. raysweep's shapes cast along `v` itself in `f64` ([`Cast::cast_sphere_wide`], the
-//! shape widened exactly), so that an `f32` time carries one rounding, not the rounding of `v`'s
+//! the width. raysweep's shapes cast along `v` itself in `f64` (the shape widened exactly,
+//! [`Cast::as_wide_body`]), so that an `f32` time carries one rounding, not the rounding of `v`'s
 //! direction to `f32` as well; a user's shape casts along `v`'s direction rounded to its width.
 //!
-//! A pair that touches or overlaps at time 0 (the cast reports distance 0) has an impact at 0
-//! only while the gap closes: the gap's rate is `v · n`, for `n` the gradient of `other`'s
-//! signed distance at the ball's centre, which is the outward normal `other.closest_point` gives
-//! at the surface point nearest to the centre (from inside too). The sign of `v · n` is decided
-//! exactly, as the sign of `Σ vᵢ·nᵢ − Σ wᵢ·nᵢ` over the inputs `velocity` (`v`), `other_velocity`
-//! (`w`) and that normal, each product split by TwoProduct and the sum held as an expansion
-//! (Shewchuk 1997; `src/core/expansion.rs`): closing where it is negative; a ball sliding along a
-//! box's face (`v · n = 0` exactly) keeps its distance and has no impact. For a convex `other`
-//! the signed distance along the relative motion is convex, so a pair that is not closing at 0
-//! never closes later. The impact's point and normal are then that nearest point and normal.
+//! A pair that touches or overlaps at time 0 has an impact at 0 only while the gap closes: the
+//! gap's rate is `v · n`, for `n` the gradient of `other`'s signed distance at the ball's centre
+//! (the outward normal at the surface point nearest to the centre, from inside too); closing
+//! where it is negative, and a rate of exactly zero (a ball sliding along a box's face or
+//! grazing a ball) keeps the distance: no impact. Whether the pair touches and the sign of the
+//! rate are decided exactly for balls and boxes, from exact offsets, and from the point queries
+//! and the normal `closest_point` gives for ellipsoids and a user's shape (`gap.rs`). A pair the
+//! cast finds touching at 0 that those found apart (by less than the cast resolves) is decided
+//! by the rate too. For a convex `other` the signed distance along the relative motion is
+//! convex, so a pair that is not closing at 0 never closes later. The impact's point and normal
+//! are then the nearest point and normal `closest_point` gives, at time exactly 0.
 
 use nalgebra::{Point, SVector, Unit};
 
-use crate::core::exact::two_product;
-use crate::core::expansion::Expansion;
+use super::gap::Gap;
 use crate::core::unit::unit_and_length;
-use crate::fused::BASE_PRODUCTS;
 use crate::hit::Hit;
 use crate::point::PointQuery;
 use crate::ray::Ray;
@@ -44,12 +43,11 @@ pub struct Impact<T: Real, const D: usize = 3> {
     pub normal: Unit<SVector<T, D>>,
 }
 
-/// A sphere cast in `f64`, as [`Sphere::time_of_impact`] asks it of the other shape
-/// ([`Cast::cast_sphere_wide`]): a ball of `radius` whose centre starts at `origin` and moves
-/// along `direction` (any finite non-zero vector; distances are along its unit vector), up to
-/// `max_distance`. Only the crate can make one.
+/// A sphere cast in `f64`, as [`Sphere::time_of_impact`] asks it of the other shape: a ball of
+/// `radius` whose centre starts at `origin` and moves along `direction` (any finite non-zero
+/// vector; distances are along its unit vector), up to `max_distance`.
 #[derive(Clone, Copy, Debug)]
-pub struct WideSweep<const D: usize> {
+struct WideSweep<const D: usize> {
     origin: Point<f64, D>,
     direction: SVector<f64, D>,
     radius: f64,
@@ -58,17 +56,14 @@ pub struct WideSweep<const D: usize> {
 
 impl<const D: usize> WideSweep<D> {
     /// The sweep cast against `shape`, in `f64` (an `f64` shape, or an `f32` one widened).
-    pub(crate) fn cast(&self, shape: &impl Cast<f64, D>) -> Option<Hit<f64, D>> {
+    fn cast(&self, shape: &impl Cast<f64, D>) -> Option<Hit<f64, D>> {
         let ray = Ray::new(self.origin, self.direction).ok()?;
         shape.cast_sphere(&ray, self.radius, self.max_distance)
     }
 
     /// The sweep rounded to the width `T` of `shape` (the direction as [`Ray::new`] stores it),
     /// cast with its [`Cast::cast_sphere`], the hit widened.
-    pub(crate) fn in_width<T: Real, S: Cast<T, D> + ?Sized>(
-        &self,
-        shape: &S,
-    ) -> Option<Hit<f64, D>> {
+    fn in_width<T: Real, S: Cast<T, D> + ?Sized>(&self, shape: &S) -> Option<Hit<f64, D>> {
         let ray = Ray::new(
             Point::from(narrow::<T, D>(&self.origin.coords)),
             narrow(&self.direction),
@@ -144,57 +139,47 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         if !(max_time >= 0.0) {
             return None;
         }
-        let v = widen(velocity) - widen(other_velocity);
-        let (_, speed) = unit_and_length(&v)?;
+        let (v, w) = (widen(velocity), widen(other_velocity));
+        let (_, speed) = unit_and_length(&(v - w))?;
         let sweep = WideSweep {
             origin: Point::from(widen(&self.center().coords)),
-            direction: v,
+            direction: v - w,
             radius: self.radius().to_wide(),
             // Rounded up: a contact at `max_time` is within reach.
             max_distance: (max_time * speed).next_up(),
         };
-        let hit = other.cast_sphere_wide(&sweep)?;
-        if hit.distance > 0.0 {
-            let time = hit.distance / speed;
-            if time > max_time {
-                return None;
+        let wide = other.as_wide_body();
+        let gap = wide
+            .as_ref()
+            .and_then(|body| Gap::exact(body, &sweep.origin.coords, sweep.radius))
+            .unwrap_or_else(|| Gap::measured(other, self.center(), self.radius()));
+        if !gap.touching {
+            let hit = match &wide {
+                Some(body) => sweep.cast(body),
+                None => sweep.in_width(other),
+            }?;
+            if hit.distance > 0.0 {
+                let time = hit.distance / speed;
+                if time > max_time {
+                    return None;
+                }
+                let point = hit.point.coords + w * time;
+                return Some(Impact {
+                    time: T::from_wide(time),
+                    point: Point::from(narrow(&point)),
+                    normal: Unit::new_unchecked(narrow(hit.normal.as_ref())),
+                });
             }
-            let point = hit.point.coords + widen(other_velocity) * time;
-            return Some(Impact {
-                time: T::from_wide(time),
-                point: Point::from(narrow(&point)),
-                normal: Unit::new_unchecked(narrow(hit.normal.as_ref())),
-            });
         }
-        let (point, normal) = other.closest_point(self.center());
-        closing(velocity, other_velocity, &normal).then_some(Impact {
-            time: T::from_wide(0.0),
-            point,
-            normal,
+        // Touching at time 0, or apart by less than the cast resolves: an impact at 0 while the
+        // gap closes.
+        gap.closing(&v, &w).then(|| {
+            let (point, normal) = other.closest_point(self.center());
+            Impact {
+                time: T::from_wide(0.0),
+                point,
+                normal,
+            }
         })
     }
-}
-
-/// Whether `(v − w) · n < 0`, decided exactly: every product `vᵢ·nᵢ` and `wᵢ·nᵢ` as an exact pair
-/// (TwoProduct), their sum as a nonoverlapping expansion, whose largest part has the sum's sign.
-/// A normal that is not finite (only a user's shape could give one) is not closing. (A product's
-/// error below `2^-1022`, of velocities near `2^-960`, is not exact.)
-fn closing<T: Real, const D: usize>(
-    v: &SVector<T, D>,
-    w: &SVector<T, D>,
-    n: &Unit<SVector<T, D>>,
-) -> bool {
-    if !n.iter().all(|c| c.to_wide().is_finite()) {
-        return false;
-    }
-    let mut rate = Expansion::<D>::default();
-    for i in 0..D {
-        let ni = n[i].to_wide();
-        for (x, sign) in [(v[i].to_wide(), 1.0), (w[i].to_wide(), -1.0)] {
-            let (p, e) = two_product(x * sign, ni, BASE_PRODUCTS);
-            rate.add(p);
-            rate.add(e);
-        }
-    }
-    rate.sign() == core::cmp::Ordering::Less
 }

@@ -8,6 +8,7 @@
 mod aabb;
 mod body;
 mod ellipsoid;
+mod gap;
 mod impact;
 mod sphere;
 
@@ -16,7 +17,7 @@ use nalgebra::{Point, SVector, Unit};
 use crate::real::{Real, narrow, widen};
 use crate::traits::Shape;
 
-pub use impact::{Impact, WideSweep};
+pub use impact::Impact;
 
 /// How far a point is from a solid's surface, and which surface point is nearest.
 ///

@@ -448,12 +448,16 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
             enter.t
         };
         let world_enter = foot + (foot_lo + enter.t);
-        // A first touch ahead of the origin means the ball is clear of the ellipsoid there.
+        // A first touch ahead of the origin means the ball is clear of the ellipsoid there. One
+        // found behind it means the ball touches it at the origin, or has passed it: it is
+        // moving away there, clear of it (the distance along the line is convex). A ball found
+        // clear at the origin but moving in is within rounding of the touch: a contact at 0.
         let inside = world_enter <= 0.0 && {
             let o = local.hi() + local.lo();
-            contains(&o, &a)
-                || unit_and_length(&nearest_point(&o, &a, 0.0, tolerance).offset)
-                    .is_none_or(|(_, d)| d <= radius)
+            contains(&o, &a) || {
+                let offset = nearest_point(&o, &a, 0.0, tolerance).offset;
+                unit_and_length(&offset).is_none_or(|(_, d)| d <= radius) || n.dot(&offset) < 0.0
+            }
         };
         Some(Crossing {
             enter: world_enter,

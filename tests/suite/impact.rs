@@ -4,7 +4,7 @@
 //! and exactly along the surface; and pairs that have just bounced.
 
 use raysweep::nalgebra::{Point2, Point3, SVector, Vector2, Vector3};
-use raysweep::{Aabb, Body, Circle, Ellipsoid, PointQuery, Real, Sphere};
+use raysweep::{Aabb, Body, Circle, Ellipsoid, PointQuery, Real, Shape, Sphere};
 
 use crate::common::reference::{Big, big, gap, to_f64};
 use crate::common::scenes::{Scenes, add, fit_all, scale};
@@ -281,9 +281,8 @@ fn bounced_pairs_are_not_reported_again() {
 }
 
 /// A ball overlapping a box or an ellipsoid (centre inside or outside it) at time 0: moving
-/// exactly along the surface (the relative velocity orthogonal to the normal `closest_point`
-/// gives for its centre, by construction from that normal's own components) it keeps its
-/// distance and has no impact; moving away, none; moving in, an impact at 0 at that nearest
+/// exactly along the surface (the relative velocity orthogonal to the gradient the rule takes,
+/// by construction from that gradient's own components) it keeps its distance and has no impact; moving away, none; moving in, an impact at 0 at that nearest
 /// point with that normal. Both the ball or the other body may carry the motion.
 fn overlapping_pairs<T: Width, const D: usize>(seed: u64)
 where
@@ -319,11 +318,20 @@ where
             continue;
         }
         let n = n.into_inner();
-        // Exactly along the surface: two of the normal's components swapped, one negated.
-        let (i, j) = (n.iamax(), (n.iamax() + 1 + rng.random_range(0..D - 1)) % D);
+        // Exactly along the surface: two components of the gradient the rule takes swapped, one
+        // negated. That is the normal `closest_point` gives for an ellipsoid and for a box from
+        // inside; for a box from outside, the exact offset from its nearest point, tried where
+        // that offset is a vector of the width (`tests/suite/time_zero.rs` builds such pairs).
+        let gradient = match other {
+            Body::Aabb(_) if !other.contains(&centre) => exact_difference(&centre, &q),
+            _ => Some(n),
+        };
         let mut slide = SVector::<T, D>::zeros();
-        slide[i] = -n[j];
-        slide[j] = n[i];
+        if let Some(g) = gradient {
+            let (i, j) = (g.iamax(), (g.iamax() + 1 + rng.random_range(0..D - 1)) % D);
+            slide[i] = -g[j];
+            slide[j] = g[i];
+        }
         let zero = SVector::<T, D>::zeros();
         let what = format!("{} D={D}: {other:?} ball {ball:?}", T::NAME);
         if slide != zero {
@@ -351,6 +359,26 @@ where
         along > 100 && towards > 300,
         "{along} sliding, {towards} closing cases"
     );
+}
+
+/// `a − b` where it is exact in the width (TwoSum's error zero, in `f64`, and the difference a
+/// value of the width), `None` elsewhere.
+fn exact_difference<T: Width, const D: usize>(
+    a: &raysweep::nalgebra::Point<T, D>,
+    b: &raysweep::nalgebra::Point<T, D>,
+) -> Option<SVector<T, D>> {
+    let mut out = SVector::<T, D>::zeros();
+    for i in 0..D {
+        let (x, y) = (a[i].to_wide(), -b[i].to_wide());
+        let s = x + y;
+        let yy = s - x;
+        let error = (x - (s - yy)) + (y - yy);
+        if error != 0.0 || T::fit(s) != s {
+            return None;
+        }
+        out[i] = T::from_wide(s);
+    }
+    Some(out)
 }
 
 /// A point of either dimension from `f64` coordinates.

@@ -21,3 +21,4 @@ mod robustness;
 mod scene;
 mod seeds;
 mod serialization;
+mod time_zero;
