@@ -1,66 +1,81 @@
-//! Answers computed row by row on the current rayon pool, in row order whatever the threads:
-//! one answer per row, or several (ragged, gathered in CSR form). A row may fail (a ray `Ray::new`
-//! refuses); then the query gives that row's error (some failing row's: the caller names the
-//! first). Rows that cannot fail take `E = Infallible`.
+//! Answers computed row by row on a call's threads, in row order whatever the threads, a block of
+//! rows at a time ([`Run::blocks`]: a Ctrl-C between blocks ends the call): one answer per row,
+//! or several (ragged, gathered in CSR form). A row may fail (a ray `Ray::new` refuses); then the
+//! query gives that row's error (some failing row's: the caller names the first). Rows that
+//! cannot fail take `E = Infallible`.
 
 use core::ops::Range;
 
+use pyo3::PyResult;
 use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector, Unit};
 
 use crate::arrays::Width;
+use crate::threads::Run;
 
 /// Rows handed to a thread at a time.
 const BLOCK: usize = 256;
 
-/// `answer(row)` for every row, in order, or a failing row's error.
+/// `answer(row)` for every row, in order, or a failing row's error; the call's blocks as
+/// [`Run::blocks`] runs them (an interrupt is the outer `Err`).
 pub(crate) fn each<A: Send, E: Send>(
+    run: &Run<'_>,
     rows: usize,
     answer: impl Fn(usize) -> Result<A, E> + Sync + Send,
-) -> Result<Vec<A>, E> {
-    (0..rows)
-        .into_par_iter()
-        .with_min_len(BLOCK / 4)
-        .map(answer)
-        .collect()
+) -> PyResult<Result<Vec<A>, E>> {
+    let mut all = Vec::with_capacity(rows);
+    let done = run.blocks(rows, |range| {
+        let part: Vec<A> = range
+            .into_par_iter()
+            .with_min_len(BLOCK / 4)
+            .map(&answer)
+            .collect::<Result<_, E>>()?;
+        all.extend(part);
+        Ok(())
+    })?;
+    Ok(done.map(|()| all))
 }
 
 /// Several answers per row: `fill(row, answers)` clears `answers` and puts row `row`'s in it
-/// (or fails). Returns the CSR offsets (`rows + 1` of them: row `i`'s answers are
-/// entries `offsets[i]..offsets[i + 1]`) and every row's answers, row after row.
+/// (or fails). Gives the CSR offsets (`rows + 1` of them: row `i`'s answers are entries
+/// `offsets[i]..offsets[i + 1]`) and every row's answers, row after row.
 pub(crate) fn ragged<A: Send, E: Send>(
+    run: &Run<'_>,
     rows: usize,
     fill: impl Fn(usize, &mut Vec<A>) -> Result<(), E> + Sync + Send,
-) -> Result<(Vec<i64>, Vec<A>), E> {
-    let blocks: Vec<(Vec<usize>, Vec<A>)> = (0..rows.div_ceil(BLOCK))
-        .into_par_iter()
-        .map(|block| {
-            let mut counts = Vec::with_capacity(BLOCK);
-            let mut answers = Vec::new();
-            let mut row_answers = Vec::new();
-            for row in block * BLOCK..rows.min((block + 1) * BLOCK) {
-                fill(row, &mut row_answers)?;
-                counts.push(row_answers.len());
-                answers.append(&mut row_answers);
-            }
-            Ok((counts, answers))
-        })
-        .collect::<Result<_, E>>()?;
-    let total = blocks.iter().map(|(_, answers)| answers.len()).sum();
+) -> PyResult<Result<(Vec<i64>, Vec<A>), E>> {
     let mut offsets = Vec::with_capacity(rows + 1);
-    let mut all = Vec::with_capacity(total);
-    let mut at = 0i64;
-    offsets.push(at);
-    for (counts, mut answers) in blocks {
-        for count in counts {
-            at += count as i64;
-            offsets.push(at);
+    let mut all = Vec::new();
+    offsets.push(0i64);
+    let done = run.blocks(rows, |range| {
+        let chunks: Vec<(Vec<usize>, Vec<A>)> = range
+            .step_by(BLOCK)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let mut counts = Vec::with_capacity(BLOCK);
+                let mut answers = Vec::new();
+                let mut row_answers = Vec::new();
+                for row in start..range.end.min(start + BLOCK) {
+                    fill(row, &mut row_answers)?;
+                    counts.push(row_answers.len());
+                    answers.append(&mut row_answers);
+                }
+                Ok((counts, answers))
+            })
+            .collect::<Result<_, E>>()?;
+        let mut at = *offsets.last().expect("the first offset");
+        for (counts, mut answers) in chunks {
+            for count in counts {
+                at += count as i64;
+                offsets.push(at);
+            }
+            all.append(&mut answers);
         }
-        all.append(&mut answers);
-    }
-    Ok((offsets, all))
+        Ok(())
+    })?;
+    Ok(done.map(|()| (offsets, all)))
 }
-
 /// The answers of a query with one answer of fixed size per row, in columns: an id, a value, a
 /// point and a normal (`D` values each for the last two). A row without an answer keeps the
 /// miss: id -1, value `+∞`, point and normal NaN.
@@ -82,37 +97,43 @@ pub(crate) type Answers<T, const D: usize> = Vec<Option<Answer<T, D>>>;
 /// fails. (Blocks let a query answer several rows together, as `Scene::nearest_batch` does; the
 /// block's answers stay in cache until they are copied to the columns.)
 pub(crate) fn columns<T: Width, const D: usize, E: Send>(
+    run: &Run<'_>,
     rows: usize,
     fill: impl Fn(Range<usize>, &mut Answers<T, D>) -> Result<(), E> + Sync + Send,
-) -> Result<Columns<T>, E> {
+) -> PyResult<Result<Columns<T>, E>> {
     let mut c = Columns {
         id: vec![-1; rows],
         value: vec![T::INFINITY; rows],
         point: vec![T::NAN; rows * D],
         normal: vec![T::NAN; rows * D],
     };
-    c.id.par_chunks_mut(BLOCK)
-        .zip(c.value.par_chunks_mut(BLOCK))
-        .zip(c.point.par_chunks_mut(BLOCK * D))
-        .zip(c.normal.par_chunks_mut(BLOCK * D))
-        .enumerate()
-        .try_for_each_init(
-            Vec::new,
-            |answers, (block, (((id, value), point), normal))| {
-                answers.clear();
-                fill(block * BLOCK..block * BLOCK + id.len(), answers)?;
-                for (i, answer) in answers.iter().enumerate() {
-                    if let Some((which, v, p, n)) = answer {
-                        id[i] = *which as i64;
-                        value[i] = *v;
-                        point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
-                        normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+    let done = run.blocks(rows, |range| {
+        let start = range.start;
+        c.id[range.clone()]
+            .par_chunks_mut(BLOCK)
+            .zip(c.value[range.clone()].par_chunks_mut(BLOCK))
+            .zip(c.point[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
+            .zip(c.normal[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
+            .enumerate()
+            .try_for_each_init(
+                Vec::new,
+                |answers, (block, (((id, value), point), normal))| {
+                    answers.clear();
+                    let first = start + block * BLOCK;
+                    fill(first..first + id.len(), answers)?;
+                    for (i, answer) in answers.iter().enumerate() {
+                        if let Some((which, v, p, n)) = answer {
+                            id[i] = *which as i64;
+                            value[i] = *v;
+                            point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
+                            normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+                        }
                     }
-                }
-                Ok(())
-            },
-        )?;
-    Ok(c)
+                    Ok(())
+                },
+            )
+    })?;
+    Ok(done.map(|()| c))
 }
 
 /// `fill` for [`columns`] from an answer per row.

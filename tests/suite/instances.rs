@@ -52,21 +52,27 @@ fn moved<T: Real, const D: usize>(
 }
 
 /// Every query of `scene` on the ray `origin + t·dir` against the loop over every (instance,
-/// body) pair, bit for bit: the origin minus every offset must be exact.
+/// body) pair, bit for bit: the origin minus every offset must be exact. With a `mask`, the
+/// filtered forms against the loop over the instances it keeps; without, both forms against the
+/// loop over all.
 fn check_exact<T: Real, const D: usize, S: Cast<T, D> + Sync + Send>(
     scene: &InstancedScene<T, D, S>,
-    origin: &SVector<f64, D>,
-    dir: &SVector<f64, D>,
+    (origin, dir): (&SVector<f64, D>, &SVector<f64, D>),
     max: T,
     ball: T,
+    mask: Option<&[bool]>,
     label: &str,
 ) {
     let ray = Ray::new(of::<T, D>(*origin), dir.map(T::from_wide)).unwrap();
-    let what = || format!("{label}: {ray:?} max {max:?}");
+    let what = || format!("{label}: {ray:?} max {max:?} mask {mask:?}");
+    let keep = |i: usize| mask.is_none_or(|m| m[i]);
     let mut first: Option<InstanceHit<T, D>> = None;
     let mut first_ball: Option<InstanceHit<T, D>> = None;
     let mut spans = Vec::new();
     for (i, placed) in scene.instances().iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
         let m = moved(origin, dir, placed.offset()).expect("an exact moved origin");
         for (b, body) in placed.scene().bodies().iter().enumerate() {
             let keep = |best: &Option<InstanceHit<T, D>>, d: T| {
@@ -108,44 +114,61 @@ fn check_exact<T: Real, const D: usize, S: Cast<T, D> + Sync + Send>(
             .then((a.instance, a.body).cmp(&(b.instance, b.body)))
     });
     assert_eq!(
-        hit_bits(&scene.cast_ray(&ray, max)),
+        hit_bits(&scene.cast_ray_filtered(&ray, max, keep)),
         hit_bits(&first),
         "cast_ray {}",
         what()
     );
     assert_eq!(
-        hit_bits(&scene.cast_sphere(&ray, ball, max)),
+        hit_bits(&scene.cast_sphere_filtered(&ray, ball, max, keep)),
         hit_bits(&first_ball),
         "cast_sphere {}",
         what()
     );
     assert_eq!(
-        scene.hits_any(&ray, max),
+        scene.hits_any_filtered(&ray, max, keep),
         first.is_some(),
         "hits_any {}",
         what()
     );
-    let mut got = vec![InstanceSpan {
+    let stale = InstanceSpan {
         instance: 9,
         body: 9,
         span: raysweep::Span {
             enter: max,
             exit: max,
         },
-    }];
-    scene.ray_spans(&ray, &mut got);
+    };
+    let mut got = vec![stale];
+    scene.ray_spans_filtered(&ray, &mut got, keep);
     assert_eq!(span_bits(&got), span_bits(&spans), "ray_spans {}", what());
+    if mask.is_none() {
+        assert_eq!(hit_bits(&scene.cast_ray(&ray, max)), hit_bits(&first));
+        assert_eq!(
+            hit_bits(&scene.cast_sphere(&ray, ball, max)),
+            hit_bits(&first_ball)
+        );
+        assert_eq!(scene.hits_any(&ray, max), first.is_some());
+        let mut got = vec![stale];
+        scene.ray_spans(&ray, &mut got);
+        assert_eq!(span_bits(&got), span_bits(&spans), "ray_spans {}", what());
+    }
 }
 
 /// `containing` at `p` against the loop, bit for bit (every `p − offset` exact).
 fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
     scene: &InstancedScene<T, D, S>,
     p: &SVector<f64, D>,
+    mask: Option<&[bool]>,
     label: &str,
 ) {
     let point = of::<T, D>(*p);
+    let keep = |i: usize| mask.is_none_or(|m| m[i]);
     let mut expected = Vec::new();
     for (i, placed) in scene.instances().iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
         let local = Point::from(SVector::<T, D>::from_fn(|k, _| {
             point[k] - placed.offset()[k]
         }));
@@ -156,8 +179,12 @@ fn check_point<T: Real, const D: usize, S: Cast<T, D>>(
         }
     }
     let mut found = vec![(7, 7)];
-    scene.containing(&point, &mut found);
-    assert_eq!(found, expected, "{label}: containing {p:?}");
+    scene.containing_filtered(&point, &mut found, keep);
+    assert_eq!(found, expected, "{label}: containing {p:?} mask {mask:?}");
+    if mask.is_none() {
+        scene.containing(&point, &mut found);
+        assert_eq!(found, expected, "{label}: containing {p:?}");
+    }
 }
 
 /// Rays and points on the grid of `step` (a power of two) over `[lo, hi]^D`, against the loop;
@@ -170,15 +197,26 @@ fn check_on_grid<T: Real, const D: usize, S: Cast<T, D> + Sync + Send>(
     label: &str,
 ) {
     let ball = T::from_wide(0.375);
-    for ray in rays::<f64, D>(rng, lo, hi, 0.0, count) {
+    let mask: Vec<bool> = (0..scene.instances().len())
+        .map(|_| rng.random_bool(0.6))
+        .collect();
+    for (k, ray) in rays::<f64, D>(rng, lo, hi, 0.0, count).iter().enumerate() {
         let origin = ray.origin().coords.map(|v| (v * 8.0).round() / 8.0);
         let dir = ray.dir().into_inner();
         let max = [f64::INFINITY, rng.random_range(0.0..hi - lo), 0.0][rng.random_range(0..3)];
-        check_exact(scene, &origin, &dir, T::from_wide(max), ball, label);
+        let masked = (k % 4 == 3).then_some(mask.as_slice());
+        check_exact(
+            scene,
+            (&origin, &dir),
+            T::from_wide(max),
+            ball,
+            masked,
+            label,
+        );
     }
-    for _ in 0..count / 2 {
+    for k in 0..count / 2 {
         let p = SVector::<f64, D>::from_fn(|_, _| (rng.random_range(lo..hi) * 4.0).round() / 4.0);
-        check_point(scene, &p, label);
+        check_point(scene, &p, (k % 4 == 3).then_some(mask.as_slice()), label);
     }
 }
 
@@ -260,10 +298,10 @@ fn far_small_bodies<T: Real, const D: usize>(seed: u64) {
         }
         check_exact(
             &scene,
-            &origin,
-            &dir,
+            (&origin, &dir),
             T::from_wide(f64::INFINITY),
             T::from_wide(1e-6),
+            None,
             "far",
         );
         let ray = Ray::new(of::<T, D>(origin), dir.map(T::from_wide)).unwrap();

@@ -269,7 +269,17 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     /// instance, translated exactly; on equal distances the lowest `(instance, body)`. A NaN or
     /// negative `max_distance` gives `None`.
     pub fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<InstanceHit<T, D>> {
-        self.first(ray, None, max_distance)
+        self.first(ray, None, max_distance, |_| true)
+    }
+
+    /// [`InstancedScene::cast_ray`] over the instances for which `filter(instance)` is true.
+    pub fn cast_ray_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<InstanceHit<T, D>> {
+        self.first(ray, None, max_distance, filter)
     }
 
     /// The first contact of a ball of `radius` moving along `ray`, as [`Cast::cast_sphere`]
@@ -281,16 +291,37 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         radius: T,
         max_distance: T,
     ) -> Option<InstanceHit<T, D>> {
+        self.cast_sphere_filtered(ray, radius, max_distance, |_| true)
+    }
+
+    /// [`InstancedScene::cast_sphere`] over the instances for which `filter(instance)` is true.
+    pub fn cast_sphere_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<InstanceHit<T, D>> {
         let r = radius.to_wide();
         if !(r >= 0.0 && r.is_finite()) {
             return None;
         }
-        self.first(ray, Some(radius), max_distance)
+        self.first(ray, Some(radius), max_distance, filter)
     }
 
     /// Whether `ray` hits any body of any instance at a distance in `[0, max_distance]`: whether
     /// [`InstancedScene::cast_ray`] gives a hit, but it stops at the first found.
     pub fn hits_any(&self, ray: &Ray<T, D>, max_distance: T) -> bool {
+        self.hits_any_filtered(ray, max_distance, |_| true)
+    }
+
+    /// [`InstancedScene::hits_any`] over the instances for which `filter(instance)` is true.
+    pub fn hits_any_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> bool {
         let max = max_distance.to_wide();
         if !(max >= 0.0) {
             return false;
@@ -300,7 +331,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         on_line!(ray, 0.0, |line| self.top.walk(
             |node| line.meets(node, within).0,
             |instance| {
-                found = self.instances()[instance].hits_any(ray, max_distance);
+                found = filter(instance) && self.instances()[instance].hits_any(ray, max_distance);
                 !found
             },
         ));
@@ -310,12 +341,24 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     /// Every body of every instance the line through `ray` crosses, with its span, into `spans`
     /// (cleared first), sorted by entry, then by `(instance, body)`.
     pub fn ray_spans(&self, ray: &Ray<T, D>, spans: &mut Vec<InstanceSpan<T>>) {
+        self.ray_spans_filtered(ray, spans, |_| true);
+    }
+
+    /// [`InstancedScene::ray_spans`] over the instances for which `filter(instance)` is true.
+    pub fn ray_spans_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        spans: &mut Vec<InstanceSpan<T>>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
         spans.clear();
         let line = Probe::of(ray, 0.0);
         self.top.walk(
             |node| line.crosses(node),
             |instance| {
-                self.instances()[instance].spans(ray, instance, spans);
+                if filter(instance) {
+                    self.instances()[instance].spans(ray, instance, spans);
+                }
                 true
             },
         );
@@ -330,12 +373,24 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     /// The `(instance, body)` pairs whose translated body contains `point` (the surface counts),
     /// into `found` (cleared first), in increasing order.
     pub fn containing(&self, point: &Point<T, D>, found: &mut Vec<(usize, usize)>) {
+        self.containing_filtered(point, found, |_| true);
+    }
+
+    /// [`InstancedScene::containing`] over the instances for which `filter(instance)` is true.
+    pub fn containing_filtered(
+        &self,
+        point: &Point<T, D>,
+        found: &mut Vec<(usize, usize)>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
         found.clear();
         let p: [f64; D] = core::array::from_fn(|i| point[i].to_wide());
         self.top.walk(
             |node| probe::containing::<D, T>(node, &p),
             |instance| {
-                self.instances()[instance].containing(point, instance, found);
+                if filter(instance) {
+                    self.instances()[instance].containing(point, instance, found);
+                }
                 true
             },
         );
@@ -379,20 +434,25 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         });
     }
 
-    /// The first hit (`radius` `None`) or ball contact over the instances: each instance the
-    /// line meets, nearest first, is asked for its first answer up to the best so far.
+    /// The first hit (`radius` `None`) or ball contact over the instances `filter` keeps: each
+    /// instance the line meets, nearest first, is asked for its first answer up to the best so
+    /// far.
     fn first(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
         max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
     ) -> Option<InstanceHit<T, D>> {
         let grow = radius.map_or(0.0, Real::to_wide);
         let max = max_distance.to_wide();
         // An instance is asked up to the best distance so far, or the next value of the width
         // beyond it: an entry beyond the best (in the working precision) may round to it, and
         // then ties with it.
-        let cast = |_, placed: &Instance<T, D, S>, best: f64| {
+        let cast = |instance, placed: &Instance<T, D, S>, best: f64| {
+            if !filter(instance) {
+                return None;
+            }
             let limit = if best < max {
                 T::from_wide_up(best.next_up()).to_wide().min(max)
             } else {
