@@ -18,17 +18,37 @@ from __future__ import annotations
 
 from ._grid import Grid
 from ._impact import sphere_time_of_impact
-from ._results import Bodies, Hits, Impacts, Nearest, Spans, Walk
-from ._scene import Scene, _restore_scene
+from ._instances import InstancedScene
+from ._raysweep import __version__
+from ._results import (
+    Bodies,
+    Hits,
+    Impacts,
+    InstanceBodies,
+    InstanceHits,
+    InstanceSpans,
+    Nearest,
+    Spans,
+    Walk,
+)
+from ._scene import Boxes, Ellipsoids, Scene, Spheres, _restore_scene
 
 __all__ = [
     "Bodies",
+    "Boxes",
+    "Ellipsoids",
     "Grid",
     "Hits",
     "Impacts",
+    "InstanceBodies",
+    "InstanceHits",
+    "InstanceSpans",
+    "InstancedScene",
     "Nearest",
     "Scene",
     "Spans",
+    "Spheres",
     "Walk",
+    "__version__",
     "sphere_time_of_impact",
 ]

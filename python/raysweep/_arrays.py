@@ -1,11 +1,11 @@
 """How arrays from users become the arrays the compiled module reads.
 
-The conventions (``docs/python.md``): the dtype decides the width (``float32`` or ``float64``;
-lists and integer arrays are ``float64``); arrays of both float widths in one call raise
-``TypeError``, nothing is rounded silently; Python scalars are rounded to the width; any strides,
-orders, alignments and byte orders are accepted, and aligned C-contiguous native arrays pass
-without a copy. Every
-other bad value raises ``ValueError``.
+The conventions (``docs/python.md``): the dtype decides the width (``float32`` or ``float64``);
+in a constructor lists and integer arrays are ``float64``, in a query they take the scene's or
+grid's width, as Python scalars do (rounded to nearest); numpy float arrays of both widths in one
+call, or of a query whose width is not the scene's, raise ``TypeError``: no float array is rounded
+silently. Any strides, orders, alignments and byte orders are accepted, and aligned C-contiguous
+native arrays pass without a copy. Every other bad value raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -43,40 +43,42 @@ def common_width(values: dict[str, Any], default: np.dtype) -> np.dtype:
     return widths.pop() if widths else default
 
 
-def as_array(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
+def as_array(value: Any, dtype: np.dtype, name: str, query: bool = True) -> np.ndarray:
     """``value`` as a native, aligned, C-contiguous array of ``dtype`` (no copy where it is one
-    already).
-    Lists and integer arrays are ``float64``; an array whose width is not ``dtype``'s raises
-    ``TypeError``."""
+    already). A numpy float array whose width is not ``dtype``'s raises ``TypeError``; lists and
+    integer arrays take ``dtype`` in a query and are ``float64`` in a constructor (``query``
+    false)."""
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as err:
         raise ValueError(f"{name} is not an array of numbers: {err}") from None
     if array.dtype.kind not in "fiub":
         raise ValueError(f"{name} is not an array of real numbers (dtype {array.dtype})")
-    width = float_width(array) or WIDTHS[8]
+    given = float_width(value) if isinstance(value, (np.ndarray, np.generic)) else None
+    width = given or (dtype if query else WIDTHS[8])
     if width != dtype:
         raise TypeError(f"{name} is {width} but the scene or grid is {dtype}: convert one")
     return np.require(array, dtype=dtype, requirements=["C", "A"])
 
 
-def rows(value: Any, dtype: np.dtype, dim: int, name: str) -> np.ndarray:
+def rows(value: Any, dtype: np.dtype, dim: int, name: str, query: bool = True) -> np.ndarray:
     """Rows of ``dim`` values: an array of shape ``(n, dim)``."""
-    array = as_array(value, dtype, name)
+    array = as_array(value, dtype, name, query)
     if array.ndim != 2 or array.shape[1] != dim:
         raise ValueError(f"{name} must have shape (n, {dim}): it has {array.shape}")
     return array
 
 
 def rays(origins: Any, directions: Any, dtype: np.dtype, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """Origins and directions of shape ``(n, dim)``; ``TypeError`` if they mix float widths."""
+    """Origins and directions of shape ``(n, dim)``; ``TypeError`` if they are float arrays of
+    both widths."""
     common_width({"origins": origins, "directions": directions}, dtype)
     return rows(origins, dtype, dim, "origins"), rows(directions, dtype, dim, "directions")
 
 
-def column(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
+def column(value: Any, dtype: np.dtype, name: str, query: bool = True) -> np.ndarray:
     """One value per row: an array of shape ``(n,)``."""
-    array = as_array(value, dtype, name)
+    array = as_array(value, dtype, name, query)
     if array.ndim != 1:
         raise ValueError(f"{name} must have shape (n,): it has {array.shape}")
     return array
@@ -94,26 +96,29 @@ def per_row(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
     return column(value, dtype, name)
 
 
-def mask(value: Any, bodies: int) -> Optional[np.ndarray]:
-    """A boolean mask over ``bodies`` bodies, or ``None``."""
+def mask(value: Any, count: int, of: str = "body") -> Optional[np.ndarray]:
+    """A boolean mask over ``count`` bodies (or instances: ``of``), or ``None``."""
     if value is None:
         return None
     array = np.asarray(value)
     if array.dtype != np.bool_:
-        raise ValueError(f"mask must be a boolean array over the bodies, not {array.dtype}")
-    if array.shape != (bodies,):
-        raise ValueError(f"mask must have shape ({bodies},), one entry per body: it has {array.shape}")
+        raise ValueError(f"mask must be a boolean array, one entry per {of}, not {array.dtype}")
+    if array.shape != (count,):
+        raise ValueError(f"mask must have shape ({count},), one entry per {of}: it has {array.shape}")
     return np.require(array, requirements=["C", "A"])
 
 
 def threads(value: Any) -> Optional[int]:
-    """``None`` (every core) or a thread count from 1 to :data:`MOST_THREADS`."""
+    """``None`` (every core), or a thread count from 1 to :data:`MOST_THREADS`, or -1 (every
+    core, as scipy's ``workers=-1``)."""
     if value is None:
         return None
     try:
         count = operator.index(value)
     except TypeError:
         raise ValueError(f"threads must be an integer or None: {value!r}") from None
+    if count == -1:
+        return None
     if not 1 <= count <= MOST_THREADS:
-        raise ValueError(f"threads must be from 1 to {MOST_THREADS} (or None for every core): {count}")
+        raise ValueError(f"threads must be from 1 to {MOST_THREADS}, or -1 or None for every core: {count}")
     return count

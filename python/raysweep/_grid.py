@@ -43,8 +43,8 @@ class Grid:
         for axis, count in enumerate(counts):
             if not 1 <= count <= 2**53:
                 raise ValueError(f"cells[{axis}] must be from 1 to 2^53: {count}")
-        lo = _arrays.column(min, width, "min")
-        size = _arrays.column(cell_size, width, "cell_size")
+        lo = _arrays.column(min, width, "min", query=False)
+        size = _arrays.column(cell_size, width, "cell_size", query=False)
         self._inner = _Grid(width.name, lo, size, counts)
 
     def __repr__(self) -> str:

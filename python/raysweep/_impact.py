@@ -45,18 +45,18 @@ def sphere_time_of_impact(
         "max_time": max_time,
     }
     width = _arrays.common_width(arrays, np.dtype(np.float64))
-    c = _arrays.as_array(centers, width, "centers")
+    c = _arrays.as_array(centers, width, "centers", query=False)
     if c.ndim != 2 or c.shape[1] not in (2, 3):
         raise ValueError(f"centers must have shape (n, 2) or (n, 3): they have {c.shape}")
     n, dim = c.shape
 
     def rows(value: Any, name: str) -> np.ndarray:
-        return _arrays.rows(value, width, dim, name)
+        return _arrays.rows(value, width, dim, name, query=False)
 
     def radii_of(value: Any, name: str) -> np.ndarray:
         if np.ndim(value) == 0:
             return np.full(n, _arrays.per_row(value, width, name)[0])
-        return _arrays.column(value, width, name)
+        return _arrays.column(value, width, name, query=False)
 
     found = _impacts(
         width.name,

@@ -6,6 +6,8 @@ from typing import Optional
 
 import numpy as np
 
+__version__: str
+
 class _Scene:
     def __init__(
         self,
@@ -18,6 +20,20 @@ class _Scene:
     @staticmethod
     def restore(dtype: str, dim: int, state: bytes) -> _Scene: ...
     def state(self) -> bytes: ...
+    def snapshot(self) -> _Scene: ...
+    def parts(
+        self,
+    ) -> tuple[
+        tuple[np.ndarray, np.ndarray, np.ndarray],
+        tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]],
+        tuple[np.ndarray, np.ndarray, np.ndarray],
+    ]: ...
+    def push(
+        self,
+        spheres: Optional[tuple[np.ndarray, np.ndarray]] = None,
+        ellipsoids: Optional[tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]] = None,
+        boxes: Optional[tuple[np.ndarray, np.ndarray]] = None,
+    ) -> int: ...
     def __len__(self) -> int: ...
     @property
     def dim(self) -> int: ...
@@ -49,6 +65,7 @@ class _Scene:
         mask: Optional[np.ndarray],
         threads: Optional[int],
         radius: Optional[np.ndarray] = None,
+        max_distance: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
@@ -67,6 +84,46 @@ class _Scene:
         mask: Optional[np.ndarray],
         threads: Optional[int],
     ) -> tuple[np.ndarray, np.ndarray]: ...
+
+class _InstancedScene:
+    def __init__(self, scenes: list[_Scene], scene_of: np.ndarray, offsets: np.ndarray) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def dim(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def hierarchy_bytes(self) -> int: ...
+    @property
+    def offsets(self) -> np.ndarray: ...
+    def cast_rays(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def hits_any(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> np.ndarray: ...
+    def spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+        max_distance: Optional[np.ndarray] = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def containing(
+        self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 class _Grid:
     def __init__(self, dtype: str, min: np.ndarray, cell_size: np.ndarray, cells: list[int]) -> None: ...

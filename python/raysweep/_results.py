@@ -1,38 +1,109 @@
 """What the queries return: named tuples of numpy arrays, one row per ray or point, or CSR rows
-where a ray or point has several answers."""
+where a ray or point has several answers.
+
+A CSR answer's row ``i`` is entries ``offsets[i]:offsets[i + 1]`` of its other arrays; ``row(i)``
+gives them, and ``sum(values)`` adds up one value per entry row by row (``0`` for an empty row),
+in float64, entry after entry, rounded once to the answer's width.
+"""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import operator
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
+import numpy.typing as npt
+
+#: A float array in the answer's width (``float32`` or ``float64``).
+Floats = npt.NDArray[np.floating[Any]]
+#: Ids and offsets.
+Ints = npt.NDArray[np.int64]
+
+
+def _row(offsets: Ints, i: Any) -> slice:
+    """The entries of row ``i`` (negative counts from the end, as for a list)."""
+    rows = len(offsets) - 1
+    try:
+        k = operator.index(i)
+    except TypeError:
+        raise TypeError(f"a row index is an integer, not {i!r}") from None
+    if not -rows <= k < rows:
+        raise IndexError(f"row {k} of {rows}")
+    k %= rows
+    return slice(int(offsets[k]), int(offsets[k + 1]))
+
+
+def _sum(offsets: Ints, values: npt.ArrayLike, width: np.dtype, name: str = "values") -> Floats:
+    """One sum per row of ``values`` (one per entry), in float64 entry after entry, rounded once
+    to ``width`` (the values' float width where it is one of the two, else ``width``)."""
+    array = np.asarray(values)
+    entries = int(offsets[-1])
+    if array.shape != (entries,):
+        raise ValueError(f"{name} must have shape ({entries},), one per entry: it has {array.shape}")
+    if array.dtype.kind not in "fiub":
+        raise ValueError(f"{name} is not an array of real numbers (dtype {array.dtype})")
+    if array.dtype.kind == "f" and array.dtype.itemsize in (4, 8):
+        width = np.dtype(array.dtype)
+    rows = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    sums = np.bincount(rows, weights=array.astype(np.float64), minlength=len(offsets) - 1)
+    return sums.astype(width)
+
 
 class Hits(NamedTuple):
     """First hits, one per ray: a miss has ``distance = inf``, ``body = -1`` and NaN ``point``
     and ``normal``."""
 
     #: ``(n,)``: how far each ray travels along its unit direction to the hit.
-    distance: np.ndarray
+    distance: Floats
     #: ``(n,)`` ``int64``: the body hit.
-    body: np.ndarray
+    body: Ints
     #: ``(n, D)``: the contact point (the origin where the ray starts inside).
-    point: np.ndarray
+    point: Floats
     #: ``(n, D)``: the body's outward unit normal there.
-    normal: np.ndarray
+    normal: Floats
 
 
 class Spans(NamedTuple):
-    """Where each whole line crosses bodies, in CSR form: row ``i``'s spans are entries
+    """Where each line (or segment) crosses bodies, in CSR form: row ``i``'s spans are entries
     ``offsets[i]:offsets[i + 1]``, sorted by ``enter``, then ``body``."""
 
     #: ``(n + 1,)`` ``int64``.
-    offsets: np.ndarray
+    offsets: Ints
     #: ``int64``: the body crossed.
-    body: np.ndarray
-    #: Where the line enters it (negative behind the origin).
-    enter: np.ndarray
+    body: Ints
+    #: Where the line enters it (negative behind the origin, for the whole line).
+    enter: Floats
     #: Where it leaves it.
-    exit: np.ndarray
+    exit: Floats
+
+    def row(self, i: int) -> tuple[Ints, Floats, Floats]:
+        """Row ``i``'s ``(body, enter, exit)``.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 5.0], [0.0, 9.0]], [1.0, 1.0]))
+        >>> body, enter, exit = scene.ray_spans([[0.0, 0.0]], [[0.0, 1.0]]).row(0)
+        >>> body.tolist(), enter.tolist(), exit.tolist()
+        ([0, 1], [4.0, 8.0], [6.0, 10.0])
+        """
+        at = _row(self.offsets, i)
+        return self.body[at], self.enter[at], self.exit[at]
+
+    def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
+        """Per-row sums of ``exit - enter`` (the length inside bodies: total chord), or of
+        ``values`` (one per span, e.g. an attenuation coefficient times the span's length); 0
+        for an empty row. Summed in float64 in entry order, rounded once to the width.
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 5.0], [0.0, 9.0]], [1.0, 1.0]))
+        >>> scene.ray_spans([[0.0, 0.0], [5.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]).sum().tolist()
+        [4.0, 0.0]
+        """
+        width = self.enter.dtype
+        if values is None:
+            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
+        return _sum(self.offsets, values, width)
 
 
 class Bodies(NamedTuple):
@@ -40,9 +111,33 @@ class Bodies(NamedTuple):
     increasing order."""
 
     #: ``(n + 1,)`` ``int64``.
-    offsets: np.ndarray
+    offsets: Ints
     #: ``int64``.
-    body: np.ndarray
+    body: Ints
+
+    def row(self, i: int) -> Ints:
+        """Row ``i``'s bodies.
+
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 0.0], [1.0, 0.0]], [1.0, 1.0]))
+        >>> scene.containing([[0.5, 0.0]]).row(0).tolist()
+        [0, 1]
+        """
+        return self.body[_row(self.offsets, i)]
+
+    def sum(self, values: npt.ArrayLike) -> Floats:
+        """Per-row sums of ``values`` (one per entry: ``per_body[found.body]``, say); 0 for an
+        empty row. Summed in float64 in entry order, in the values' float width (float64 for
+        integers).
+
+        >>> import numpy as np
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 0.0], [1.0, 0.0]], [1.0, 1.0]))
+        >>> found = scene.containing([[0.5, 0.0], [9.0, 0.0]])
+        >>> found.sum(np.array([2.0, 3.0])[found.body]).tolist()
+        [5.0, 0.0]
+        """
+        return _sum(self.offsets, values, np.dtype(np.float64))
 
 
 class Nearest(NamedTuple):
@@ -50,13 +145,13 @@ class Nearest(NamedTuple):
     -1``, ``signed_distance = inf`` and NaN ``point`` and ``normal``."""
 
     #: ``(n,)`` ``int64``.
-    body: np.ndarray
+    body: Ints
     #: ``(n,)``: negative inside the body (minus the depth).
-    signed_distance: np.ndarray
+    signed_distance: Floats
     #: ``(n, D)``: the nearest point of the body's surface.
-    point: np.ndarray
+    point: Floats
     #: ``(n, D)``: the outward unit normal there.
-    normal: np.ndarray
+    normal: Floats
 
 
 class Walk(NamedTuple):
@@ -64,13 +159,41 @@ class Walk(NamedTuple):
     ``offsets[i]:offsets[i + 1]``."""
 
     #: ``(n + 1,)`` ``int64``.
-    offsets: np.ndarray
+    offsets: Ints
     #: ``(m, D)`` ``int64``: the cell's index on each axis.
-    cell: np.ndarray
+    cell: Ints
     #: Where the ray enters the cell (the previous cell's ``exit``, the same bits).
-    enter: np.ndarray
+    enter: Floats
     #: Where it leaves it.
-    exit: np.ndarray
+    exit: Floats
+
+    def row(self, i: int) -> tuple[Ints, Floats, Floats]:
+        """Row ``i``'s ``(cell, enter, exit)``.
+
+        >>> import raysweep as rs
+        >>> walk = rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).walk([[-1.0, 0.5]], [[1.0, 0.0]])
+        >>> cell, enter, exit = walk.row(0)
+        >>> cell.tolist(), enter.tolist(), exit.tolist()
+        ([[0, 0], [1, 0]], [1.0, 2.0], [2.0, 3.0])
+        """
+        at = _row(self.offsets, i)
+        return self.cell[at], self.enter[at], self.exit[at]
+
+    def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
+        """Per-row sums of ``exit - enter`` (the length of the ray inside the grid), or of
+        ``values`` (one per entry: ``volume[tuple(walk.cell.T)] * (walk.exit - walk.enter)`` is
+        a line integral); 0 for an empty row. Summed in float64 in entry order, rounded once to
+        the width.
+
+        >>> import raysweep as rs
+        >>> walk = rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).walk([[-1.0, 0.5]], [[1.0, 0.0]])
+        >>> walk.sum().tolist()
+        [2.0]
+        """
+        width = self.enter.dtype
+        if values is None:
+            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
+        return _sum(self.offsets, values, width)
 
 
 class Impacts(NamedTuple):
@@ -78,8 +201,74 @@ class Impacts(NamedTuple):
     where there is none."""
 
     #: ``(n,)``.
-    time: np.ndarray
+    time: Floats
     #: ``(n, D)``: the contact point, on the other ball at that time.
-    point: np.ndarray
+    point: Floats
     #: ``(n, D)``: the other ball's outward unit normal there.
-    normal: np.ndarray
+    normal: Floats
+
+
+class InstanceHits(NamedTuple):
+    """First hits in an instanced scene, one per ray: a miss has ``distance = inf``, ``instance
+    = body = -1`` and NaN ``point`` and ``normal``."""
+
+    #: ``(n,)``: how far each ray travels along its unit direction to the hit.
+    distance: Floats
+    #: ``(n,)`` ``int64``: the instance hit.
+    instance: Ints
+    #: ``(n,)`` ``int64``: the body of that instance's scene.
+    body: Ints
+    #: ``(n, D)``: the contact point, in the instanced scene's coordinates.
+    point: Floats
+    #: ``(n, D)``: the body's outward unit normal there.
+    normal: Floats
+
+
+class InstanceSpans(NamedTuple):
+    """Where each line (or segment) crosses the bodies of an instanced scene, in CSR form,
+    sorted by ``enter``, then ``(instance, body)``."""
+
+    #: ``(n + 1,)`` ``int64``.
+    offsets: Ints
+    #: ``int64``.
+    instance: Ints
+    #: ``int64``.
+    body: Ints
+    #: Where the line enters the body.
+    enter: Floats
+    #: Where it leaves it.
+    exit: Floats
+
+    def row(self, i: int) -> tuple[Ints, Ints, Floats, Floats]:
+        """Row ``i``'s ``(instance, body, enter, exit)``."""
+        at = _row(self.offsets, i)
+        return self.instance[at], self.body[at], self.enter[at], self.exit[at]
+
+    def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
+        """Per-row sums of ``exit - enter``, or of ``values`` (one per span); 0 for an empty
+        row. Summed in float64 in entry order, rounded once to the width."""
+        width = self.enter.dtype
+        if values is None:
+            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
+        return _sum(self.offsets, values, width)
+
+
+class InstanceBodies(NamedTuple):
+    """``(instance, body)`` pairs per point, in CSR form, in increasing order."""
+
+    #: ``(n + 1,)`` ``int64``.
+    offsets: Ints
+    #: ``int64``.
+    instance: Ints
+    #: ``int64``.
+    body: Ints
+
+    def row(self, i: int) -> tuple[Ints, Ints]:
+        """Row ``i``'s ``(instance, body)``."""
+        at = _row(self.offsets, i)
+        return self.instance[at], self.body[at]
+
+    def sum(self, values: npt.ArrayLike) -> Floats:
+        """Per-row sums of ``values`` (one per entry); 0 for an empty row, in float64 entry
+        order, in the values' float width (float64 for integers)."""
+        return _sum(self.offsets, values, np.dtype(np.float64))

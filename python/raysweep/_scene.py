@@ -2,21 +2,95 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import _Scene
-from ._results import Bodies, Hits, Nearest, Spans
+from ._results import Bodies, Floats, Hits, Ints, Nearest, Spans
+
+
+class Spheres(NamedTuple):
+    """A scene's spheres as given, with their body ids (``Scene.spheres``)."""
+
+    #: ``(n, D)``.
+    centers: Floats
+    #: ``(n,)``.
+    radii: Floats
+    #: ``(n,)`` ``int64``: each sphere's body id.
+    ids: Ints
+
+
+class Ellipsoids(NamedTuple):
+    """A scene's ellipsoids as given, with their body ids (``Scene.ellipsoids``)."""
+
+    #: ``(n, D)``.
+    centers: Floats
+    #: ``(n, D)``.
+    semi_axes: Floats
+    #: ``(n, D, D)`` (the identity for an axis-aligned one), or ``None`` where every ellipsoid
+    #: is axis-aligned.
+    rotations: Optional[Floats]
+    #: ``(n,)`` ``int64``.
+    ids: Ints
+
+
+class Boxes(NamedTuple):
+    """A scene's boxes as given, with their body ids (``Scene.boxes``)."""
+
+    #: ``(n, D)``.
+    mins: Floats
+    #: ``(n, D)``.
+    maxs: Floats
+    #: ``(n,)`` ``int64``.
+    ids: Ints
 
 
 def _pair(value: Any, name: str, sizes: tuple[int, ...]) -> tuple:
-    """A tuple of one of ``sizes`` lengths: the arrays describing one kind of body."""
+    """A tuple of one of ``sizes`` lengths: the arrays describing one kind of body (what
+    ``Scene.spheres`` and its like give back, without the ids, is one)."""
+    if isinstance(value, (Spheres, Ellipsoids, Boxes)):
+        value = tuple(value)[:-1]
     if not isinstance(value, (tuple, list)) or len(value) not in sizes:
         shapes = " or ".join(str(s) for s in sizes)
         raise ValueError(f"{name} must be a tuple of {shapes} arrays")
     return tuple(value)
+
+
+def _body_arrays(
+    width: np.dtype, dim: int, spheres: Optional[tuple], ellipsoids: Optional[tuple], boxes: Optional[tuple], query: bool
+) -> dict[str, Any]:
+    """The arrays of each kind of body, as the compiled module takes them (``query``: lists take
+    ``width``, as in a query, not ``float64``)."""
+
+    def rows(value: Any, name: str) -> np.ndarray:
+        return _arrays.rows(value, width, dim, name, query)
+
+    args: dict[str, Any] = {}
+    if spheres is not None:
+        centers = rows(spheres[0], "sphere centers")
+        radii = spheres[1]
+        if np.ndim(radii) == 0:
+            radii = np.full(len(centers), _arrays.per_row(radii, width, "sphere radii")[0])
+        args["spheres"] = (centers, _arrays.column(radii, width, "sphere radii", query))
+    if ellipsoids is not None:
+        rotations = ellipsoids[2] if len(ellipsoids) == 3 else None
+        if rotations is not None:
+            rotations = _arrays.as_array(rotations, width, "ellipsoid rotations", query)
+            if rotations.ndim != 3 or rotations.shape[1:] != (dim, dim):
+                raise ValueError(
+                    f"ellipsoid rotations must have shape (n, {dim}, {dim}): they have {rotations.shape}"
+                )
+        args["ellipsoids"] = (
+            rows(ellipsoids[0], "ellipsoid centers"),
+            rows(ellipsoids[1], "ellipsoid semi_axes"),
+            rotations,
+        )
+    if boxes is not None:
+        args["boxes"] = (rows(boxes[0], "box mins"), rows(boxes[1], "box maxs"))
+    return args
 
 
 class Scene:
@@ -51,11 +125,11 @@ class Scene:
 
     def __init__(
         self,
-        spheres: Optional[tuple] = None,
-        ellipsoids: Optional[tuple] = None,
-        boxes: Optional[tuple] = None,
+        spheres: Optional[tuple[Any, ...]] = None,
+        ellipsoids: Optional[tuple[Any, ...]] = None,
+        boxes: Optional[tuple[Any, ...]] = None,
         *,
-        dtype: Any = None,
+        dtype: npt.DTypeLike = None,
         dim: Optional[int] = None,
     ) -> None:
         spheres = None if spheres is None else _pair(spheres, "spheres", (2,))
@@ -89,32 +163,7 @@ class Scene:
         if self_dim not in (2, 3):
             raise ValueError(f"a scene is in 2 or 3 dimensions, not {self_dim}")
 
-        def rows(value: Any, name: str) -> np.ndarray:
-            return _arrays.rows(value, width, self_dim, name)
-
-        args: dict[str, Any] = {}
-        if spheres is not None:
-            centers = rows(spheres[0], "sphere centers")
-            radii = spheres[1]
-            if np.ndim(radii) == 0:
-                radii = np.full(len(centers), _arrays.per_row(radii, width, "sphere radii")[0])
-            args["spheres"] = (centers, _arrays.column(radii, width, "sphere radii"))
-        if ellipsoids is not None:
-            rotations = ellipsoids[2] if len(ellipsoids) == 3 else None
-            if rotations is not None:
-                rotations = _arrays.as_array(rotations, width, "ellipsoid rotations")
-                if rotations.ndim != 3 or rotations.shape[1:] != (self_dim, self_dim):
-                    raise ValueError(
-                        f"ellipsoid rotations must have shape (n, {self_dim}, {self_dim}): "
-                        f"they have {rotations.shape}"
-                    )
-            args["ellipsoids"] = (
-                rows(ellipsoids[0], "ellipsoid centers"),
-                rows(ellipsoids[1], "ellipsoid semi_axes"),
-                rotations,
-            )
-        if boxes is not None:
-            args["boxes"] = (rows(boxes[0], "box mins"), rows(boxes[1], "box maxs"))
+        args = _body_arrays(width, self_dim, spheres, ellipsoids, boxes, query=False)
         self._inner = _Scene(width.name, self_dim, **args)
 
     @classmethod
@@ -147,18 +196,74 @@ class Scene:
         """The memory the scene's hierarchy holds, beyond its bodies, in bytes."""
         return self._inner.hierarchy_bytes
 
-    def _rays(self, origins: Any, directions: Any) -> tuple[np.ndarray, np.ndarray]:
+    @property
+    def spheres(self) -> Spheres:
+        """The spheres as given (``centers``, ``radii``), with their body ids; ``Scene(spheres=
+        scene.spheres)`` takes it back.
+
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 0.0], [3.0, 0.0]], [1.0, 0.5]), boxes=([[5.0, 5.0]], [[6.0, 6.0]]))
+        >>> s = scene.spheres
+        >>> s.centers.tolist(), s.radii.tolist(), s.ids.tolist(), scene.boxes.ids.tolist()
+        ([[0.0, 0.0], [3.0, 0.0]], [1.0, 0.5], [0, 1], [2])
+        """
+        ids, centers, radii = self._inner.parts()[0]
+        return Spheres(centers, radii, ids)
+
+    @property
+    def ellipsoids(self) -> Ellipsoids:
+        """The ellipsoids as given (``centers``, ``semi_axes``, ``rotations``: ``None`` where
+        every one is axis-aligned, else the identity for those that are), with their body ids."""
+        ids, centers, semi_axes, rotations = self._inner.parts()[1]
+        return Ellipsoids(centers, semi_axes, rotations, ids)
+
+    @property
+    def boxes(self) -> Boxes:
+        """The boxes as given (``mins``, ``maxs``), with their body ids."""
+        ids, mins, maxs = self._inner.parts()[2]
+        return Boxes(mins, maxs, ids)
+
+    def push(
+        self,
+        spheres: Optional[tuple[Any, ...]] = None,
+        ellipsoids: Optional[tuple[Any, ...]] = None,
+        boxes: Optional[tuple[Any, ...]] = None,
+    ) -> Ints:
+        """Adds bodies, given as the constructor takes them (in the scene's width: lists take
+        it, a float array of the other width raises ``TypeError``), and returns their ids
+        (``int64``): numbered after the existing bodies, spheres first, then ellipsoids, then
+        boxes. Every query is exact at once. A few bodies are inserted into the hierarchy where
+        they add least (``Scene::push``); many (a quarter of the scene or more), or bodies of a
+        kind the scene does not hold yet, rebuild it. Queries running meanwhile answer for the
+        scene as it was; an instanced scene built from it keeps it as it was.
+
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 0.0, 5.0]], [1.0]))
+        >>> scene.push(spheres=([[0.0, 0.0, 2.0]], [0.5])).tolist()
+        [1]
+        >>> scene.cast_rays([[0.0, 0.0, 0.0]], [[0.0, 0.0, 1.0]]).body.tolist()
+        [1]
+        """
+        spheres = None if spheres is None else _pair(spheres, "spheres", (2,))
+        ellipsoids = None if ellipsoids is None else _pair(ellipsoids, "ellipsoids", (2, 3))
+        boxes = None if boxes is None else _pair(boxes, "boxes", (2,))
+        args = _body_arrays(self.dtype, self.dim, spheres, ellipsoids, boxes, query=True)
+        count = sum(len(arrays[0]) for arrays in args.values())
+        first = self._inner.push(**args)
+        return np.arange(first, first + count, dtype=np.int64)
+
+    def _rays(self, origins: npt.ArrayLike, directions: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         return _arrays.rays(origins, directions, self.dtype, self.dim)
 
-    def _points(self, points: Any) -> np.ndarray:
+    def _points(self, points: npt.ArrayLike) -> np.ndarray:
         return _arrays.rows(points, self.dtype, self.dim, "points")
 
     def cast_rays(
         self,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
-        mask: Any = None,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
     ) -> Hits:
         """The first body each ray hits within ``max_distance`` (a scalar or one per ray).
@@ -182,11 +287,11 @@ class Scene:
 
     def cast_spheres(
         self,
-        origins: Any,
-        directions: Any,
-        radius: Any,
-        max_distance: Any = np.inf,
-        mask: Any = None,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
     ) -> Hits:
         """The first body a ball of ``radius`` (a scalar or one per row), its centre moving from
@@ -209,12 +314,12 @@ class Scene:
 
     def hits_any(
         self,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
-        mask: Any = None,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
-    ) -> np.ndarray:
+    ) -> npt.NDArray[np.bool_]:
         """Whether each ray hits any body within ``max_distance`` (shadow and visibility rays):
         a boolean array, faster than :meth:`cast_rays` where the nearest body does not matter.
 
@@ -230,13 +335,18 @@ class Scene:
 
     def ray_spans(
         self,
-        origins: Any,
-        directions: Any,
-        mask: Any = None,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
+        max_distance: Optional[npt.ArrayLike] = None,
     ) -> Spans:
         """Every body each whole line (both ways from the origin) crosses, with where it enters
-        and leaves it, in CSR form (chord lengths: ``exit - enter``).
+        and leaves it, in CSR form (chord lengths: ``exit - enter``). With ``max_distance`` (a
+        scalar or one per ray), the segment ``[0, max_distance]`` of each ray instead: only the
+        spans that meet it, each clamped to it (``enter`` below 0 raised to 0, ``exit`` beyond
+        ``max_distance`` lowered to it), sorted by ``enter`` then ``body``, as :meth:`Grid.walk`
+        covers its segment; a negative ``max_distance`` gives no spans, ``inf`` the half-line.
 
         >>> import numpy as np
         >>> import raysweep as rs
@@ -244,21 +354,32 @@ class Scene:
         >>> spans = scene.ray_spans(np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]))
         >>> spans.offsets.tolist(), spans.body.tolist(), spans.enter.tolist(), spans.exit.tolist()
         ([0, 2], [1, 0], [-7.0, 4.0], [-3.0, 6.0])
+        >>> segment = scene.ray_spans([[0.0, 0.0, 5.0]], [[0.0, 0.0, 1.0]], max_distance=0.5)
+        >>> segment.body.tolist(), segment.enter.tolist(), segment.exit.tolist()
+        ([0], [0.0], [0.5])
         """
         o, d = self._rays(origins, directions)
-        found = self._inner.spans(o, d, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        found = self._inner.spans(
+            o,
+            d,
+            _arrays.mask(mask, len(self)),
+            _arrays.threads(threads),
+            max_distance=self._segment(max_distance),
+        )
         return Spans(*found)
 
     def sphere_spans(
         self,
-        origins: Any,
-        directions: Any,
-        radius: Any,
-        mask: Any = None,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
+        max_distance: Optional[npt.ArrayLike] = None,
     ) -> Spans:
         """Every body a ball of ``radius`` moving along each whole line touches, with where its
-        centre starts and stops touching it, in CSR form.
+        centre starts and stops touching it, in CSR form; with ``max_distance``, only along the
+        segment ``[0, max_distance]`` of the centre's path, clamped, as for :meth:`ray_spans`.
 
         >>> import numpy as np
         >>> import raysweep as rs
@@ -269,10 +390,22 @@ class Scene:
         """
         o, d = self._rays(origins, directions)
         r = _arrays.per_row(radius, self.dtype, "radius")
-        found = self._inner.spans(o, d, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r)
+        found = self._inner.spans(
+            o,
+            d,
+            _arrays.mask(mask, len(self)),
+            _arrays.threads(threads),
+            radius=r,
+            max_distance=self._segment(max_distance),
+        )
         return Spans(*found)
 
-    def containing(self, points: Any, mask: Any = None, threads: Optional[int] = None) -> Bodies:
+    def _segment(self, max_distance: Optional[npt.ArrayLike]) -> Optional[np.ndarray]:
+        return None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")
+
+    def containing(
+        self, points: npt.ArrayLike, mask: Optional[npt.ArrayLike] = None, threads: Optional[int] = None
+    ) -> Bodies:
         """The bodies containing each point (boundaries included), in CSR form.
 
         >>> import numpy as np
@@ -288,9 +421,9 @@ class Scene:
 
     def nearest(
         self,
-        points: Any,
-        max_distance: Any = np.inf,
-        mask: Any = None,
+        points: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
     ) -> Nearest:
         """The body nearest to each point (the smallest signed distance, negative inside: a point
@@ -311,9 +444,9 @@ class Scene:
 
     def within(
         self,
-        points: Any,
-        distance: Any,
-        mask: Any = None,
+        points: npt.ArrayLike,
+        distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
     ) -> Bodies:
         """The bodies whose signed distance from each point is at most ``distance`` (a scalar or

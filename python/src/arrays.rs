@@ -14,6 +14,8 @@ use raysweep::{Ray, Real};
 
 /// The widths a Python scene or grid comes in.
 pub(crate) trait Width: Real + Element + Send + Sync {
+    /// The width's numpy name.
+    const NAME: &'static str;
     /// What a missing answer's coordinates are.
     const NAN: Self;
     /// What a miss's distance is.
@@ -21,11 +23,13 @@ pub(crate) trait Width: Real + Element + Send + Sync {
 }
 
 impl Width for f32 {
+    const NAME: &'static str = "float32";
     const NAN: Self = f32::NAN;
     const INFINITY: Self = f32::INFINITY;
 }
 
 impl Width for f64 {
+    const NAME: &'static str = "float64";
     const NAN: Self = f64::NAN;
     const INFINITY: Self = f64::INFINITY;
 }
@@ -73,7 +77,7 @@ pub(crate) fn points<T: Width, const D: usize>(
     name: &str,
 ) -> PyResult<Vec<Point<T, D>>> {
     let values = flat(array, name, D)?;
-    finite(values, name, D)?;
+    finite(values, name, &[values.len() / D, D])?;
     Ok((0..values.len() / D)
         .map(|row| point_at(values, row))
         .collect())
@@ -140,18 +144,24 @@ impl<'a, T: Width, const D: usize> Rays<'a, T, D> {
     }
 }
 
-/// `ValueError` unless every value of `values` (rows of `width`) is finite, naming the first
-/// that is not.
-pub(crate) fn finite<T: Width>(values: &[T], name: &str, width: usize) -> PyResult<()> {
-    match values.iter().position(|v| !v.is_finite()) {
-        None => Ok(()),
-        Some(at) => Err(PyValueError::new_err(format!(
-            "{name}[{}, {}] is not finite: {}",
-            at / width,
-            at % width,
-            values[at]
-        ))),
+/// `ValueError` unless every value of `values` (an array of shape `shape`, in C order) is
+/// finite, naming the first that is not by its index (`volume[3, 1, 2] is not finite: nan`).
+pub(crate) fn finite<T: Width>(values: &[T], name: &str, shape: &[usize]) -> PyResult<()> {
+    let Some(at) = values.iter().position(|v| !v.is_finite()) else {
+        return Ok(());
+    };
+    let mut index = vec![0; shape.len()];
+    let mut rest = at;
+    for (axis, &n) in shape.iter().enumerate().rev() {
+        index[axis] = rest % n.max(1);
+        rest /= n.max(1);
     }
+    let index: Vec<String> = index.iter().map(usize::to_string).collect();
+    Err(PyValueError::new_err(format!(
+        "{name}[{}] is not finite: {}",
+        index.join(", "),
+        values[at]
+    )))
 }
 
 /// `ValueError` unless two arrays have as many rows.

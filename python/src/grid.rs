@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
 use raysweep::{Grid, GridCell};
 
-use crate::arrays::{PerRow, Rays, Refused, Width, column, per_row, slice, table};
+use crate::arrays::{PerRow, Rays, Refused, Width, column, finite, per_row, slice, table};
 use crate::rows::{each, ragged};
-use crate::threads::on_threads;
+use crate::threads::Run;
 
 /// A grid in one of the widths and dimensions Python gets.
 enum AnyGrid {
@@ -110,16 +110,12 @@ fn walk<T: Width, const D: usize>(grid: &Grid<T, D>, args: &Walks<'_>) -> PyResu
         args.max_distance.extract()?,
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
-    let threads = args.threads;
-    let (offsets, cells): (Vec<i64>, Vec<GridCell<T, D>>) = py
-        .detach(|| {
-            on_threads(threads, || {
-                ragged(rays.len(), |row, out| {
-                    out.clear();
-                    out.extend(grid.walk(&rays.get(row)?, reach.at(row)));
-                    Ok(())
-                })
-            })
+    let run = Run::new(py, args.threads)?;
+    let (offsets, cells): (Vec<i64>, Vec<GridCell<T, D>>) =
+        ragged(&run, rays.len(), |row, out| {
+            out.clear();
+            out.extend(grid.walk(&rays.get(row)?, reach.at(row)));
+            Ok(())
         })?
         .map_err(|e| rays.first_error(e))?;
     let index = cells
@@ -159,24 +155,20 @@ fn project<T: Width, const D: usize>(
         args.max_distance.extract()?,
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
-    let threads = args.threads;
-    let sums = py
-        .detach(|| {
-            on_threads(threads, || {
-                each(rays.len(), |row| {
-                    let walk = grid.walk(&rays.get(row)?, reach.at(row));
-                    Ok(walk.fold(T::zero(), |sum, c| {
-                        sum + values[flat(&cells, &c.index)] * (c.exit - c.enter)
-                    }))
-                })
-            })
-        })?
-        .map_err(|e| rays.first_error(e))?;
+    finite(values, "volume", &cells)?;
+    let run = Run::new(py, args.threads)?;
+    let sums = each(&run, rays.len(), |row| {
+        let walk = grid.walk(&rays.get(row)?, reach.at(row));
+        Ok(walk.fold(T::zero(), |sum, c| {
+            sum + values[flat(&cells, &c.index)] * (c.exit - c.enter)
+        }))
+    })?
+    .map_err(|e| rays.first_error(e))?;
     column(py, sums).into_py_any(py)
 }
 
 /// The adjoint of [`project`]: a volume to which each ray adds `values[i]·(exit − enter)` in
-/// every cell it crosses. The walks run in parallel a block of rays at a time, and their
+/// every cell it crosses. The walks run in parallel [`BLOCK`] rays at a time, and their
 /// contributions are added in ray order, so every thread count gives the same bits.
 fn backproject<T: Width, const D: usize>(
     grid: &Grid<T, D>,
@@ -201,36 +193,28 @@ fn backproject<T: Width, const D: usize>(
             rays.len()
         )));
     }
-    if let Some(at) = values.iter().position(|v| !v.is_finite()) {
-        return Err(PyValueError::new_err(format!(
-            "values[{at}] is not finite: {}",
-            values[at]
-        )));
-    }
-    let threads = args.threads;
-    let volume = py
-        .detach(|| {
-            on_threads(threads, || {
-                let mut volume = vec![T::zero(); total];
-                for start in (0..rays.len()).step_by(BLOCK) {
-                    let block = start..rays.len().min(start + BLOCK);
-                    let crossed: Vec<Vec<(usize, T)>> = block
-                        .into_par_iter()
-                        .map(|row| {
-                            Ok(grid
-                                .walk(&rays.get(row)?, reach.at(row))
-                                .map(|c| (flat(&cells, &c.index), values[row] * (c.exit - c.enter)))
-                                .collect())
-                        })
-                        .collect::<Result<_, Refused>>()?;
-                    for (cell, add) in crossed.into_iter().flatten() {
-                        volume[cell] += add;
-                    }
-                }
-                Ok(volume)
-            })
-        })?
-        .map_err(|e| rays.first_error(e))?;
+    finite(values, "values", &[values.len()])?;
+    let run = Run::new(py, args.threads)?;
+    let mut volume = vec![T::zero(); total];
+    run.blocks(rays.len(), |range| {
+        for start in range.clone().step_by(BLOCK) {
+            let block = start..range.end.min(start + BLOCK);
+            let crossed: Vec<Vec<(usize, T)>> = block
+                .into_par_iter()
+                .map(|row| {
+                    Ok(grid
+                        .walk(&rays.get(row)?, reach.at(row))
+                        .map(|c| (flat(&cells, &c.index), values[row] * (c.exit - c.enter)))
+                        .collect())
+                })
+                .collect::<Result<_, Refused>>()?;
+            for (cell, add) in crossed.into_iter().flatten() {
+                volume[cell] += add;
+            }
+        }
+        Ok(())
+    })?
+    .map_err(|e| rays.first_error(e))?;
     let array = ArrayD::from_shape_vec(IxDyn(&cells), volume)
         .map_err(|err| PyValueError::new_err(err.to_string()))?;
     array.into_pyarray(py).into_py_any(py)
@@ -247,21 +231,16 @@ fn matrix<T: Width, const D: usize>(grid: &Grid<T, D>, args: &Walks<'_>) -> PyRe
         args.max_distance.extract()?,
     );
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
-    let threads = args.threads;
-    let (offsets, entries): (Vec<i64>, Vec<(i64, T)>) = py
-        .detach(|| {
-            on_threads(threads, || {
-                ragged(rays.len(), |row, out| {
-                    out.clear();
-                    out.extend(
-                        grid.walk(&rays.get(row)?, reach.at(row))
-                            .map(|c| (flat(&cells, &c.index) as i64, c.exit - c.enter)),
-                    );
-                    Ok(())
-                })
-            })
-        })?
-        .map_err(|e| rays.first_error(e))?;
+    let run = Run::new(py, args.threads)?;
+    let (offsets, entries): (Vec<i64>, Vec<(i64, T)>) = ragged(&run, rays.len(), |row, out| {
+        out.clear();
+        out.extend(
+            grid.walk(&rays.get(row)?, reach.at(row))
+                .map(|c| (flat(&cells, &c.index) as i64, c.exit - c.enter)),
+        );
+        Ok(())
+    })?
+    .map_err(|e| rays.first_error(e))?;
     let (index, length): (Vec<i64>, Vec<T>) = entries.into_iter().unzip();
     (column(py, offsets), column(py, index), column(py, length)).into_py_any(py)
 }

@@ -12,7 +12,7 @@ use core::convert::Infallible;
 
 use crate::arrays::{Width, column, per_row, points, same_rows, slice, table};
 use crate::rows::{columns, row_by_row};
-use crate::threads::on_threads;
+use crate::threads::Run;
 
 /// The balls of rows of centres and radii, named `{prefix}centers` and `{prefix}radii` in
 /// messages.
@@ -60,19 +60,15 @@ fn impacts<T: Width, const D: usize>(
     same_rows(ours.len(), "centers", w.len(), "other_velocities")?;
     let max_time: PyReadonlyArray1<T> = args[6].extract()?;
     let max_time = per_row(&max_time, "max_time", ours.len())?;
-    let found = py.detach(|| {
-        on_threads(threads, || {
-            columns(
-                ours.len(),
-                row_by_row(|row| {
-                    let impact =
-                        ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row));
-                    Ok::<_, Infallible>(impact.map(|i| (row, i.time, i.point, i.normal)))
-                }),
-            )
-        })
-    })?;
-    let Ok(found) = found;
+    let run = Run::new(py, threads)?;
+    let Ok(found) = columns(
+        &run,
+        ours.len(),
+        row_by_row(|row| {
+            let impact = ours[row].time_of_impact(&v[row], &others[row], &w[row], max_time.at(row));
+            Ok::<_, Infallible>(impact.map(|i| (row, i.time, i.point, i.normal)))
+        }),
+    )?;
     (
         column(py, found.value),
         table(py, found.point, D)?,

@@ -37,7 +37,7 @@ macro_rules! kind_names {
     ($enum:ident) => {
         impl $enum {
             /// The dimension: 2 or 3.
-            fn dim(&self) -> usize {
+            pub(crate) fn dim(&self) -> usize {
                 match self {
                     $enum::F32x2(_) | $enum::F64x2(_) => 2,
                     $enum::F32x3(_) | $enum::F64x3(_) => 3,
@@ -45,7 +45,7 @@ macro_rules! kind_names {
             }
 
             /// The width's numpy name.
-            fn dtype(&self) -> &'static str {
+            pub(crate) fn dtype(&self) -> &'static str {
                 match self {
                     $enum::F32x2(_) | $enum::F32x3(_) => "float32",
                     $enum::F64x2(_) | $enum::F64x3(_) => "float64",

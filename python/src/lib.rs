@@ -12,6 +12,8 @@ mod arrays;
 mod bodies;
 mod grid;
 mod impact;
+mod instances;
+mod query;
 mod rows;
 mod scene;
 mod threads;
@@ -20,6 +22,8 @@ mod threads;
 fn _raysweep(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<scene::PyScene>()?;
     module.add_class::<grid::PyGrid>()?;
+    module.add_class::<instances::PyInstancedScene>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(impact::sphere_time_of_impact, module)?)?;
     Ok(())
 }

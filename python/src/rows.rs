@@ -36,6 +36,9 @@ pub(crate) fn each<A: Send, E: Send>(
     Ok(done.map(|()| all))
 }
 
+/// CSR rows: `rows + 1` offsets, and every row's answers, row after row.
+pub(crate) type Csr<A> = (Vec<i64>, Vec<A>);
+
 /// Several answers per row: `fill(row, answers)` clears `answers` and puts row `row`'s in it
 /// (or fails). Gives the CSR offsets (`rows + 1` of them: row `i`'s answers are entries
 /// `offsets[i]..offsets[i + 1]`) and every row's answers, row after row.
@@ -43,12 +46,13 @@ pub(crate) fn ragged<A: Send, E: Send>(
     run: &Run<'_>,
     rows: usize,
     fill: impl Fn(usize, &mut Vec<A>) -> Result<(), E> + Sync + Send,
-) -> PyResult<Result<(Vec<i64>, Vec<A>), E>> {
+) -> PyResult<Result<Csr<A>, E>> {
     let mut offsets = Vec::with_capacity(rows + 1);
     let mut all = Vec::new();
     offsets.push(0i64);
     let done = run.blocks(rows, |range| {
         let chunks: Vec<(Vec<usize>, Vec<A>)> = range
+            .clone()
             .step_by(BLOCK)
             .collect::<Vec<_>>()
             .into_par_iter()
@@ -76,9 +80,32 @@ pub(crate) fn ragged<A: Send, E: Send>(
     })?;
     Ok(done.map(|()| (offsets, all)))
 }
-/// The answers of a query with one answer of fixed size per row, in columns: an id, a value, a
-/// point and a normal (`D` values each for the last two). A row without an answer keeps the
-/// miss: id -1, value `+∞`, point and normal NaN.
+/// The ids of an answer: a body's, or an instance's and a body's.
+pub(crate) trait Ids: Copy + Send + Sync {
+    /// How many.
+    const COUNT: usize;
+    /// Writes them into `out` (`COUNT` entries).
+    fn write(self, out: &mut [i64]);
+}
+
+impl Ids for usize {
+    const COUNT: usize = 1;
+    fn write(self, out: &mut [i64]) {
+        out[0] = self as i64;
+    }
+}
+
+impl Ids for (usize, usize) {
+    const COUNT: usize = 2;
+    fn write(self, out: &mut [i64]) {
+        out[0] = self.0 as i64;
+        out[1] = self.1 as i64;
+    }
+}
+
+/// The answers of a query with one answer of fixed size per row, in columns: the ids
+/// ([`Ids::COUNT`] per row), a value, a point and a normal (`D` values each for the last two). A
+/// row without an answer keeps the miss: ids -1, value `+∞`, point and normal NaN.
 pub(crate) struct Columns<T> {
     pub(crate) id: Vec<i64>,
     pub(crate) value: Vec<T>,
@@ -86,31 +113,32 @@ pub(crate) struct Columns<T> {
     pub(crate) normal: Vec<T>,
 }
 
-/// A row's answer for [`columns`]: id, value, point, normal.
-pub(crate) type Answer<T, const D: usize> = (usize, T, Point<T, D>, Unit<SVector<T, D>>);
+/// A row's answer for [`columns`]: ids, value, point, normal.
+pub(crate) type Answer<T, const D: usize, I = usize> = (I, T, Point<T, D>, Unit<SVector<T, D>>);
 
 /// A block's answers for [`columns`], one per row, `None` where the row has none.
-pub(crate) type Answers<T, const D: usize> = Vec<Option<Answer<T, D>>>;
+pub(crate) type Answers<T, const D: usize, I = usize> = Vec<Option<Answer<T, D, I>>>;
 
 /// The answers of every row, written into [`Columns`] by each thread a block of rows at a time:
 /// `fill(rows, answers)` pushes the answers of `rows` (in order) onto the empty `answers`, or
 /// fails. (Blocks let a query answer several rows together, as `Scene::nearest_batch` does; the
 /// block's answers stay in cache until they are copied to the columns.)
-pub(crate) fn columns<T: Width, const D: usize, E: Send>(
+pub(crate) fn columns<T: Width, const D: usize, I: Ids, E: Send>(
     run: &Run<'_>,
     rows: usize,
-    fill: impl Fn(Range<usize>, &mut Answers<T, D>) -> Result<(), E> + Sync + Send,
+    fill: impl Fn(Range<usize>, &mut Answers<T, D, I>) -> Result<(), E> + Sync + Send,
 ) -> PyResult<Result<Columns<T>, E>> {
+    let k = I::COUNT;
     let mut c = Columns {
-        id: vec![-1; rows],
+        id: vec![-1; rows * k],
         value: vec![T::INFINITY; rows],
         point: vec![T::NAN; rows * D],
         normal: vec![T::NAN; rows * D],
     };
     let done = run.blocks(rows, |range| {
         let start = range.start;
-        c.id[range.clone()]
-            .par_chunks_mut(BLOCK)
+        c.id[range.start * k..range.end * k]
+            .par_chunks_mut(BLOCK * k)
             .zip(c.value[range.clone()].par_chunks_mut(BLOCK))
             .zip(c.point[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
             .zip(c.normal[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
@@ -120,10 +148,10 @@ pub(crate) fn columns<T: Width, const D: usize, E: Send>(
                 |answers, (block, (((id, value), point), normal))| {
                     answers.clear();
                     let first = start + block * BLOCK;
-                    fill(first..first + id.len(), answers)?;
+                    fill(first..first + value.len(), answers)?;
                     for (i, answer) in answers.iter().enumerate() {
                         if let Some((which, v, p, n)) = answer {
-                            id[i] = *which as i64;
+                            which.write(&mut id[i * k..(i + 1) * k]);
                             value[i] = *v;
                             point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
                             normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
@@ -137,9 +165,9 @@ pub(crate) fn columns<T: Width, const D: usize, E: Send>(
 }
 
 /// `fill` for [`columns`] from an answer per row.
-pub(crate) fn row_by_row<T: Width, const D: usize, E>(
-    answer: impl Fn(usize) -> Result<Option<Answer<T, D>>, E> + Sync + Send,
-) -> impl Fn(Range<usize>, &mut Answers<T, D>) -> Result<(), E> + Sync + Send {
+pub(crate) fn row_by_row<T: Width, const D: usize, I: Ids, E>(
+    answer: impl Fn(usize) -> Result<Option<Answer<T, D, I>>, E> + Sync + Send,
+) -> impl Fn(Range<usize>, &mut Answers<T, D, I>) -> Result<(), E> + Sync + Send {
     move |rows, answers| {
         for row in rows {
             answers.push(answer(row)?);

@@ -1,26 +1,29 @@
 //! `raysweep._raysweep._Scene`: a `raysweep::Scene` of spheres, ellipsoids and boxes in one of
 //! the four width and dimension pairs, and every scene query over arrays of rays or points. The
-//! Python class `raysweep.Scene` (in `raysweep/__init__.py`) checks dtypes and shapes and wraps
-//! the answers; every answer here is the crate's, row by row.
+//! Python class `raysweep.Scene` (`raysweep/_scene.py`) checks dtypes and shapes and wraps the
+//! answers; every answer here is the crate's, row by row.
+
+use std::sync::Mutex;
 
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use raysweep::nalgebra::Point;
 use raysweep::nalgebra::{Rotation, SMatrix};
 use raysweep::{Aabb, Body, BodyNearest, BodySpan, Cast, Ellipsoid, PointQuery, Scene, Sphere};
 
 use core::convert::Infallible;
 
-use crate::arrays::{PerRow, Rays, Width, column, per_row, points, same_rows, slice, table};
+use crate::arrays::{PerRow, Width, column, points, same_rows, slice, table};
 use crate::bodies::Bodies;
+use crate::query::{QueryArgs, clip};
 use crate::rows::{columns, each, ragged, row_by_row};
-use crate::threads::on_threads;
+use crate::threads::Run;
 
 /// A scene in one of the widths and dimensions Python gets.
-enum AnyScene {
+#[derive(Clone)]
+pub(crate) enum AnyScene {
     F32x2(Bodies<f32, 2>),
     F32x3(Bodies<f32, 3>),
     F64x2(Bodies<f64, 2>),
@@ -36,15 +39,81 @@ macro_rules! on_scene {
 
 kind_names!(AnyScene);
 
+/// The [`Bodies`] of width `T` in `D` dimensions inside an [`AnyScene`] of that kind.
+pub(crate) trait Holds<T: Width, const D: usize> {
+    fn held(&self) -> Option<&Bodies<T, D>>;
+    fn holding(&mut self) -> Option<&mut Bodies<T, D>>;
+    fn of(bodies: Bodies<T, D>) -> Self;
+}
+
+macro_rules! holds {
+    ($variant:ident, $t:ty, $d:literal) => {
+        impl Holds<$t, $d> for AnyScene {
+            fn held(&self) -> Option<&Bodies<$t, $d>> {
+                match self {
+                    AnyScene::$variant(bodies) => Some(bodies),
+                    _ => None,
+                }
+            }
+            fn holding(&mut self) -> Option<&mut Bodies<$t, $d>> {
+                match self {
+                    AnyScene::$variant(bodies) => Some(bodies),
+                    _ => None,
+                }
+            }
+            fn of(bodies: Bodies<$t, $d>) -> Self {
+                AnyScene::$variant(bodies)
+            }
+        }
+    };
+}
+holds!(F32x2, f32, 2);
+holds!(F32x3, f32, 3);
+holds!(F64x2, f64, 2);
+holds!(F64x3, f64, 3);
+
 /// What a scene's bodies answer: casts and point queries, shared across threads.
-trait Solid<T: Width, const D: usize>: Cast<T, D> + PointQuery<T, D> + Sync {}
+pub(crate) trait Solid<T: Width, const D: usize>:
+    Cast<T, D> + PointQuery<T, D> + Sync + Send
+{
+}
 
-impl<T: Width, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync> Solid<T, D> for S {}
+impl<T: Width, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync + Send> Solid<T, D> for S {}
 
-/// The bodies of a scene, in raysweep's id order: spheres, then ellipsoids, then boxes.
+/// The bodies of a scene, in raysweep's id order: spheres, then ellipsoids, then boxes (then the
+/// bodies pushed, in the order pushed).
 #[pyclass(name = "_Scene", module = "raysweep._raysweep", frozen)]
 pub(crate) struct PyScene {
-    scene: AnyScene,
+    /// The scene as it is now. A query takes it (a few `Arc` clones) and runs on that; a push
+    /// changes it with the lock held and the GIL released.
+    scene: Mutex<AnyScene>,
+}
+
+/// Pushes of up to this many bodies change the scene in place, at once (about 2.5 µs a body);
+/// larger ones build the new scene on a thread of its own that Ctrl-C can leave behind.
+const IN_PLACE: usize = 16_384;
+
+impl PyScene {
+    /// A Python scene holding `scene`.
+    pub(crate) fn holding(scene: AnyScene) -> Self {
+        PyScene {
+            scene: Mutex::new(scene),
+        }
+    }
+
+    /// The scene as it is now (waiting with the GIL released while a push holds it).
+    pub(crate) fn now(&self, py: Python<'_>) -> AnyScene {
+        if let Ok(scene) = self.scene.try_lock() {
+            return scene.clone();
+        }
+        py.detach(|| self.lock().clone())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, AnyScene> {
+        self.scene
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// The arrays describing one kind of body, as `raysweep/__init__.py` passes them.
@@ -146,65 +215,88 @@ fn bodies<T: Width, const D: usize>(
     Ok(bodies)
 }
 
-/// A scene of the bodies the arrays describe, built with the GIL released.
+/// A scene of `bodies`, built on a thread of its own (Ctrl-C leaves it behind).
 fn build<T: Width, const D: usize>(
-    py: Python<'_>,
+    run: &Run<'_>,
+    bodies: Vec<Body<T, D>>,
+) -> PyResult<Bodies<T, D>> {
+    run.apart(move || Bodies::new(bodies))
+}
+
+/// A scene of the bodies the arrays describe.
+fn make<T: Width, const D: usize>(
+    run: &Run<'_>,
     spheres: &Spheres<'_>,
     ellipsoids: &Ellipsoids<'_>,
     boxes: &Boxes<'_>,
 ) -> PyResult<Bodies<T, D>> {
-    let bodies = bodies::<T, D>(spheres, ellipsoids, boxes)?;
-    Ok(py.detach(|| Bodies::new(bodies)))
+    build(run, bodies::<T, D>(spheres, ellipsoids, boxes)?)
 }
 
 /// A scene of the bodies a pickled state holds (see [`PyScene::state`]).
-fn restore<T: Width, const D: usize>(py: Python<'_>, state: &[u8]) -> PyResult<Bodies<T, D>>
+fn restore<T: Width, const D: usize>(run: &Run<'_>, state: &[u8]) -> PyResult<Bodies<T, D>>
 where
     Body<T, D>: serde::de::DeserializeOwned,
 {
     let bodies: Vec<Body<T, D>> = postcard::from_bytes(state)
         .map_err(|err| PyValueError::new_err(format!("not a pickled raysweep scene: {err}")))?;
-    Ok(py.detach(|| Bodies::new(bodies)))
+    build(run, bodies)
 }
 
-/// The mask over a scene's bodies, checked for its length.
-fn mask_of<'a>(
-    mask: &'a Option<PyReadonlyArray1<'_, bool>>,
-    bodies: usize,
-) -> PyResult<Option<&'a [bool]>> {
-    let Some(mask) = mask else {
-        return Ok(None);
-    };
-    let values = slice(mask, "mask")?;
-    if values.len() != bodies {
-        return Err(PyValueError::new_err(format!(
-            "mask has {} entries but the scene has {bodies} bodies",
-            values.len()
-        )));
+/// Adds the bodies the arrays describe to `scene` (a [`PyScene`] of width `T` in `D`
+/// dimensions); gives the id of the first. In place where few are added to a scene that has
+/// its kind; else the new scene built apart (Ctrl-C leaves it behind, the scene as it was) and
+/// put in its place, if no other push changed the scene meanwhile (else the push starts over).
+fn push<T: Width, const D: usize>(
+    scene: &PyScene,
+    run: &Run<'_>,
+    spheres: &Spheres<'_>,
+    ellipsoids: &Ellipsoids<'_>,
+    boxes: &Boxes<'_>,
+) -> PyResult<usize>
+where
+    AnyScene: Holds<T, D>,
+{
+    let new = bodies::<T, D>(spheres, ellipsoids, boxes)?;
+    let kind = |any: &AnyScene| -> Bodies<T, D> { any.held().expect("one kind").clone() };
+    loop {
+        let before = kind(&scene.now(run.py()));
+        let first = before.len();
+        if new.is_empty() {
+            return Ok(first);
+        }
+        if new.len() <= IN_PLACE && 4 * new.len() < first {
+            let pushed = run.py().detach(|| {
+                let mut now = scene.lock();
+                let held = now.holding().expect("one kind");
+                held.same(&before) && held.push(&new)
+            });
+            if pushed {
+                return Ok(first);
+            }
+        }
+        let (start, added) = (before.clone(), new.clone());
+        let after = run.apart(move || {
+            let mut grown = start.clone();
+            if 4 * added.len() < grown.len() && grown.push(&added) {
+                return grown;
+            }
+            let mut all = start.bodies();
+            all.extend(added);
+            Bodies::new(all)
+        })?;
+        let swapped = run.py().detach(|| {
+            let mut now = scene.lock();
+            let same = kind(&now).same(&before);
+            if same {
+                *now = AnyScene::of(after);
+            }
+            same
+        });
+        if swapped {
+            return Ok(first);
+        }
     }
-    Ok(Some(values))
-}
-
-/// A radius or distance per row: finite, and not negative where `signed` is false.
-fn lengths<'a, T: Width>(
-    array: &'a PyReadonlyArray1<'_, T>,
-    name: &str,
-    rows: usize,
-    signed: bool,
-) -> PyResult<PerRow<'a, T>> {
-    let values = per_row(array, name, rows)?;
-    let entries = slice(array, name)?;
-    if let Some(at) = entries
-        .iter()
-        .position(|v| !v.is_finite() || (!signed && *v < T::zero()))
-    {
-        return Err(PyValueError::new_err(format!(
-            "{name}[{at}] must be finite{}: {}",
-            if signed { "" } else { " and not negative" },
-            entries[at]
-        )));
-    }
-    Ok(values)
 }
 
 /// Spans in CSR form, as columns: offsets, body, enter, exit.
@@ -230,105 +322,29 @@ fn id_columns(py: Python<'_>, (offsets, ids): (Vec<i64>, Vec<usize>)) -> PyResul
     (column(py, offsets), column(py, body)).into_py_any(py)
 }
 
-/// The arguments of a query as Python passed them: the rows (origins or points), the directions
-/// (ray queries), the per-row distance, the mask and the threads.
-struct QueryArgs<'py> {
-    rows: Bound<'py, PyAny>,
-    directions: Option<Bound<'py, PyAny>>,
-    distance: Option<Bound<'py, PyAny>>,
-    mask: Option<Bound<'py, PyAny>>,
-    threads: Option<i64>,
-}
-
-/// The arrays of [`QueryArgs`], read in width `T`.
-struct Read<'py, T: Width> {
-    rows: PyReadonlyArray2<'py, T>,
-    directions: Option<PyReadonlyArray2<'py, T>>,
-    distance: Option<PyReadonlyArray1<'py, T>>,
-    mask: Option<PyReadonlyArray1<'py, bool>>,
-}
-
-impl<'py> QueryArgs<'py> {
-    /// The arrays, as arrays of width `T` (a `TypeError` where one is not).
-    fn read<T: Width>(&self) -> PyResult<Read<'py, T>> {
-        Ok(Read {
-            rows: self.rows.extract()?,
-            directions: self.directions.as_ref().map(|d| d.extract()).transpose()?,
-            distance: self.distance.as_ref().map(|d| d.extract()).transpose()?,
-            mask: self.mask.as_ref().map(|m| m.extract()).transpose()?,
-        })
-    }
-}
-
-impl<T: Width> Read<'_, T> {
-    /// The rays of a ray query.
-    fn rays<const D: usize>(&self) -> PyResult<Rays<'_, T, D>> {
-        match &self.directions {
-            Some(directions) => Rays::new(&self.rows, directions),
-            None => Err(PyValueError::new_err("a ray query needs directions")),
-        }
-    }
-
-    /// The points of a point query.
-    fn points<const D: usize>(&self) -> PyResult<Vec<Point<T, D>>> {
-        points::<T, D>(&self.rows, "points")
-    }
-
-    /// The per-row distance (`name` in messages) of `rows` rows; `+∞` where none was passed.
-    fn reach(&self, name: &str, rows: usize) -> PyResult<PerRow<'_, T>> {
-        match &self.distance {
-            Some(distance) => per_row(distance, name, rows),
-            None => Ok(PerRow::All(T::INFINITY)),
-        }
-    }
-
-    /// The bodies that take part in a scene of `bodies` bodies.
-    fn keep(&self, bodies: usize) -> PyResult<impl Fn(usize) -> bool + Copy + Sync + Send + '_> {
-        let mask = mask_of(&self.mask, bodies)?;
-        Ok(move |id: usize| mask.is_none_or(|m| m[id]))
-    }
-}
-
-/// The radii of a sphere query: finite, not negative, one or one per row.
-fn radii<'a, T: Width>(
-    radius: &'a PyReadonlyArray1<'_, T>,
-    rows: usize,
-) -> PyResult<PerRow<'a, T>> {
-    lengths(radius, "radius", rows, false)
-}
-
 fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
-    radius: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let rays = read.rays::<D>()?;
     let reach = read.reach("max_distance", rays.len())?;
-    let keep = read.keep(scene.len())?;
-    let radius: Option<PyReadonlyArray1<T>> = radius.map(|r| r.extract()).transpose()?;
-    let radius = radius.as_ref().map(|r| radii(r, rays.len())).transpose()?;
-    let hits = py
-        .detach(|| {
-            on_threads(threads, || {
-                columns(
-                    rays.len(),
-                    row_by_row(|row| {
-                        let ray = rays.get(row)?;
-                        let hit = match radius {
-                            None => scene.cast_ray_filtered(&ray, reach.at(row), keep),
-                            Some(r) => {
-                                scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep)
-                            }
-                        };
-                        Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
-                    }),
-                )
-            })
-        })?
-        .map_err(|e| rays.first_error(e))?;
+    let radius = read.radius(rays.len())?;
+    let keep = read.keep(scene.len(), "bodies")?;
+    let hits = columns(
+        &run,
+        rays.len(),
+        row_by_row(|row| {
+            let ray = rays.get(row)?;
+            let hit = match radius {
+                None => scene.cast_ray_filtered(&ray, reach.at(row), keep),
+                Some(r) => scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep),
+            };
+            Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
+        }),
+    )?
+    .map_err(|e| rays.first_error(e))?;
+    let py = run.py();
     (
         column(py, hits.value),
         column(py, hits.id),
@@ -339,105 +355,84 @@ fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
 }
 
 fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let rays = read.rays::<D>()?;
     let reach = read.reach("max_distance", rays.len())?;
-    let keep = read.keep(scene.len())?;
-    let any = py.detach(|| {
-        on_threads(threads, || {
-            each(rays.len(), |row| {
-                Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
-            })
-        })
-    })?;
-    column(py, any.map_err(|e| rays.first_error(e))?).into_py_any(py)
+    let keep = read.keep(scene.len(), "bodies")?;
+    let any = each(&run, rays.len(), |row| {
+        Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
+    })?
+    .map_err(|e| rays.first_error(e))?;
+    column(run.py(), any).into_py_any(run.py())
 }
 
 fn spans<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
-    radius: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let rays = read.rays::<D>()?;
-    let keep = read.keep(scene.len())?;
-    let radius: Option<PyReadonlyArray1<T>> = radius.map(|r| r.extract()).transpose()?;
-    let radius = radius.as_ref().map(|r| radii(r, rays.len())).transpose()?;
-    let found = py.detach(|| {
-        on_threads(threads, || {
-            ragged(rays.len(), |row, out| {
-                let ray = rays.get(row)?;
-                match radius {
-                    None => scene.ray_spans_filtered(&ray, out, keep),
-                    Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, keep),
-                }
-                Ok(())
-            })
-        })
-    })?;
-    span_columns(py, found.map_err(|e| rays.first_error(e))?)
+    let radius = read.radius(rays.len())?;
+    let segment = read.segment(rays.len())?;
+    let keep = read.keep(scene.len(), "bodies")?;
+    let found = ragged(&run, rays.len(), |row, out| {
+        let ray = rays.get(row)?;
+        match radius {
+            None => scene.ray_spans_filtered(&ray, out, keep),
+            Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, keep),
+        }
+        if let Some(end) = segment {
+            clip(out, end.at(row));
+        }
+        Ok(())
+    })?
+    .map_err(|e| rays.first_error(e))?;
+    span_columns(run.py(), found)
 }
 
 fn containing<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let at = read.points::<D>()?;
-    let keep = read.keep(scene.len())?;
-    let found = py.detach(|| {
-        on_threads(threads, || {
-            ragged(at.len(), |row, out| {
-                scene.containing_filtered(&at[row], out, keep);
-                Ok::<_, Infallible>(())
-            })
-        })
+    let keep = read.keep(scene.len(), "bodies")?;
+    let Ok(found) = ragged(&run, at.len(), |row, out| {
+        scene.containing_filtered(&at[row], out, keep);
+        Ok::<_, Infallible>(())
     })?;
-    let Ok(found) = found;
-    id_columns(py, found)
+    id_columns(run.py(), found)
 }
 
 fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let at = read.points::<D>()?;
     let reach = read.reach("max_distance", at.len())?;
-    let keep = read.keep(scene.len())?;
-    let found = py.detach(|| {
-        on_threads(threads, || {
-            columns(at.len(), |rows, answers| {
-                let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
-                match reach {
-                    // One limit for all: the searches of a block side by side.
-                    PerRow::All(max) => {
-                        let mut found = vec![None; rows.len()];
-                        scene.nearest_batch_filtered(&at[rows], max, &mut found, keep);
-                        answers.extend(found.into_iter().map(|n| n.map(answer)));
-                    }
-                    PerRow::Each(_) => answers.extend(rows.map(|row| {
-                        scene
-                            .nearest_filtered(&at[row], reach.at(row), keep)
-                            .map(answer)
-                    })),
-                }
-                Ok::<_, Infallible>(())
-            })
-        })
+    let keep = read.keep(scene.len(), "bodies")?;
+    let Ok(found) = columns(&run, at.len(), |rows, answers| {
+        let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
+        match reach {
+            // One limit for all: the searches of a block side by side.
+            PerRow::All(max) => {
+                let mut found = vec![None; rows.len()];
+                scene.nearest_batch_filtered(&at[rows], max, &mut found, keep);
+                answers.extend(found.into_iter().map(|n| n.map(answer)));
+            }
+            PerRow::Each(_) => answers.extend(rows.map(|row| {
+                scene
+                    .nearest_filtered(&at[row], reach.at(row), keep)
+                    .map(answer)
+            })),
+        }
+        Ok::<_, Infallible>(())
     })?;
-    let Ok(found) = found;
+    let py = run.py();
     (
         column(py, found.id),
         column(py, found.value),
@@ -448,29 +443,134 @@ fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
 }
 
 fn within<T: Width, const D: usize, S: Solid<T, D>>(
-    py: Python<'_>,
     scene: &Scene<T, D, S>,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
-    let read = args.read::<T>()?;
-    let threads = args.threads;
+    let (read, run) = args.read::<T>()?;
     let at = read.points::<D>()?;
-    let distance = read
-        .distance
-        .as_ref()
-        .ok_or_else(|| PyValueError::new_err("within needs a distance"))?;
-    let reach = lengths(distance, "distance", at.len(), true)?;
-    let keep = read.keep(scene.len())?;
-    let found = py.detach(|| {
-        on_threads(threads, || {
-            ragged(at.len(), |row, out| {
-                scene.within_filtered(&at[row], reach.at(row), out, keep);
-                Ok::<_, Infallible>(())
-            })
-        })
+    let reach = read.distance(at.len())?;
+    let keep = read.keep(scene.len(), "bodies")?;
+    let Ok(found) = ragged(&run, at.len(), |row, out| {
+        scene.within_filtered(&at[row], reach.at(row), out, keep);
+        Ok::<_, Infallible>(())
     })?;
-    let Ok(found) = found;
-    id_columns(py, found)
+    id_columns(run.py(), found)
+}
+
+/// The bodies of each kind, as given: for each kind its ids and its arrays (`(ids, centers,
+/// radii)`, `(ids, centers, semi_axes, rotations)`, `(ids, mins, maxs)`; rotations `None` where
+/// every ellipsoid is axis-aligned, else the identity for those that are).
+fn parts<T: Width, const D: usize>(py: Python<'_>, bodies: &[Body<T, D>]) -> PyResult<Py<PyAny>> {
+    let (mut s, mut e, mut b) = (Kind::default(), Kind::default(), Kind::default());
+    let mut rotations = Vec::new();
+    let mut rotated = false;
+    for (id, body) in bodies.iter().enumerate() {
+        match body {
+            Body::Sphere(x) => s.add(id, x.center().coords.iter(), [x.radius()].iter()),
+            Body::Ellipsoid(x) => {
+                e.add(id, x.center().coords.iter(), x.semi_axes().iter());
+                rotated |= !x.is_axis_aligned();
+                // Row-major, as numpy reads an (n, D, D) array.
+                let m = x.rotation().into_inner();
+                rotations.extend((0..D * D).map(|k| m[(k / D, k % D)]));
+            }
+            Body::Aabb(x) => b.add(id, x.min().coords.iter(), x.max().coords.iter()),
+        }
+    }
+    let rotations = if rotated {
+        let n = e.ids.len();
+        let array = numpy::ndarray::Array3::from_shape_vec((n, D, D), rotations)
+            .map_err(|err| PyValueError::new_err(err.to_string()))?;
+        Some(numpy::IntoPyArray::into_pyarray(array, py))
+    } else {
+        None
+    };
+    let spheres = (
+        column(py, s.ids),
+        table(py, s.first, D)?,
+        column(py, s.second),
+    );
+    let ellipsoids = (
+        column(py, e.ids),
+        table(py, e.first, D)?,
+        table(py, e.second, D)?,
+        rotations,
+    );
+    let boxes = (
+        column(py, b.ids),
+        table(py, b.first, D)?,
+        table(py, b.second, D)?,
+    );
+    (spheres, ellipsoids, boxes).into_py_any(py)
+}
+
+/// The bodies of one kind: ids and two arrays of values, row after row.
+struct Kind<T> {
+    ids: Vec<i64>,
+    first: Vec<T>,
+    second: Vec<T>,
+}
+
+impl<T> Default for Kind<T> {
+    fn default() -> Self {
+        Kind {
+            ids: Vec::new(),
+            first: Vec::new(),
+            second: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy> Kind<T> {
+    fn add<'a>(
+        &mut self,
+        id: usize,
+        first: impl Iterator<Item = &'a T>,
+        second: impl Iterator<Item = &'a T>,
+    ) where
+        T: 'a,
+    {
+        self.ids.push(id as i64);
+        self.first.extend(first.copied());
+        self.second.extend(second.copied());
+    }
+}
+
+/// The query arguments of a ray query.
+fn ray_args<'py>(
+    origins: Bound<'py, PyAny>,
+    directions: Bound<'py, PyAny>,
+    max_distance: Option<Bound<'py, PyAny>>,
+    mask: Option<Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> QueryArgs<'py> {
+    QueryArgs {
+        rows: origins,
+        directions: Some(directions),
+        distance: max_distance,
+        radius: None,
+        segment: None,
+        mask,
+        threads,
+    }
+}
+
+/// The query arguments of a point query.
+fn point_args<'py>(
+    points: Bound<'py, PyAny>,
+    distance: Option<Bound<'py, PyAny>>,
+    mask: Option<Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> QueryArgs<'py> {
+    QueryArgs {
+        rows: points,
+        directions: None,
+        distance,
+        radius: None,
+        segment: None,
+        mask,
+        threads,
+    }
 }
 
 #[pymethods]
@@ -487,50 +587,82 @@ impl PyScene {
         ellipsoids: Ellipsoids<'_>,
         boxes: Boxes<'_>,
     ) -> PyResult<Self> {
+        let run = Run::new(py, None)?;
         let scene = for_kind!(
             AnyScene,
             dtype,
             dim,
-            build(py, &spheres, &ellipsoids, &boxes)
+            make(&run, &spheres, &ellipsoids, &boxes)
         );
-        Ok(PyScene { scene })
+        Ok(PyScene::holding(scene))
     }
 
     /// The scene a pickled state holds (from [`PyScene::state`]).
     #[staticmethod]
     fn restore(py: Python<'_>, dtype: &str, dim: usize, state: &[u8]) -> PyResult<Self> {
-        let scene = for_kind!(AnyScene, dtype, dim, restore(py, state));
-        Ok(PyScene { scene })
+        let run = Run::new(py, None)?;
+        let scene = for_kind!(AnyScene, dtype, dim, restore(&run, state));
+        Ok(PyScene::holding(scene))
     }
 
     /// The bodies, for pickling: serde's compact binary form of the crate's bodies (each
     /// travels as its constructor's arguments).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = on_kind!(AnyScene, &self.scene, b => postcard::to_allocvec(&b.bodies()))
+        let bytes = on_kind!(AnyScene, &self.now(py), b => postcard::to_allocvec(&b.bodies()))
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
-    fn __len__(&self) -> usize {
-        on_scene!(&self.scene, s => s.len())
+    /// A scene holding this one's bodies as they are now, which later pushes to either leave
+    /// to the other.
+    fn snapshot(&self, py: Python<'_>) -> Self {
+        PyScene::holding(self.now(py))
+    }
+
+    /// The bodies of each kind with their ids, as [`parts`] gives them.
+    fn parts(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        on_kind!(AnyScene, &self.now(py), b => parts(py, &b.bodies()))
+    }
+
+    /// Adds the bodies the arrays describe (as the constructor takes them); gives the id of the
+    /// first (the others follow it).
+    #[pyo3(signature = (spheres=None, ellipsoids=None, boxes=None))]
+    fn push(
+        &self,
+        py: Python<'_>,
+        spheres: Spheres<'_>,
+        ellipsoids: Ellipsoids<'_>,
+        boxes: Boxes<'_>,
+    ) -> PyResult<usize> {
+        let run = Run::new(py, None)?;
+        match self.now(py) {
+            AnyScene::F32x2(_) => push::<f32, 2>(self, &run, &spheres, &ellipsoids, &boxes),
+            AnyScene::F32x3(_) => push::<f32, 3>(self, &run, &spheres, &ellipsoids, &boxes),
+            AnyScene::F64x2(_) => push::<f64, 2>(self, &run, &spheres, &ellipsoids, &boxes),
+            AnyScene::F64x3(_) => push::<f64, 3>(self, &run, &spheres, &ellipsoids, &boxes),
+        }
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        on_scene!(&self.now(py), s => s.len())
     }
 
     /// The dimension: 2 or 3.
     #[getter]
-    fn dim(&self) -> usize {
-        self.scene.dim()
+    fn dim(&self, py: Python<'_>) -> usize {
+        self.now(py).dim()
     }
 
     /// The width: "float32" or "float64".
     #[getter]
-    fn dtype(&self) -> &'static str {
-        self.scene.dtype()
+    fn dtype(&self, py: Python<'_>) -> &'static str {
+        self.now(py).dtype()
     }
 
     /// The bytes the hierarchy holds.
     #[getter]
-    fn hierarchy_bytes(&self) -> usize {
-        on_scene!(&self.scene, s => s.hierarchy_bytes())
+    fn hierarchy_bytes(&self, py: Python<'_>) -> usize {
+        on_scene!(&self.now(py), s => s.hierarchy_bytes())
     }
 
     /// First hits of rays, or of balls of `radius` moving along them: (distance, body, point,
@@ -545,15 +677,10 @@ impl PyScene {
         threads: Option<i64>,
         radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let py = origins.py();
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: Some(max_distance),
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => cast_rays(py, s, &args, radius.as_ref()))
+        let scene = self.now(origins.py());
+        let mut args = ray_args(origins, directions, Some(max_distance), mask, threads);
+        args.radius = radius;
+        on_scene!(&scene, s => cast_rays(s, &args))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -565,20 +692,14 @@ impl PyScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let py = origins.py();
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: Some(max_distance),
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => hits_any(py, s, &args))
+        let scene = self.now(origins.py());
+        let args = ray_args(origins, directions, Some(max_distance), mask, threads);
+        on_scene!(&scene, s => hits_any(s, &args))
     }
 
-    /// Every body each whole line (or a ball of `radius` moving along it) crosses: (offsets,
-    /// body, enter, exit).
-    #[pyo3(signature = (origins, directions, mask, threads, radius=None))]
+    /// Every body each whole line (or a ball of `radius` moving along it) crosses, or only the
+    /// segment `[0, max_distance]` of it, clamped: (offsets, body, enter, exit).
+    #[pyo3(signature = (origins, directions, mask, threads, radius=None, max_distance=None))]
     fn spans(
         &self,
         origins: Bound<'_, PyAny>,
@@ -586,16 +707,13 @@ impl PyScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
         radius: Option<Bound<'_, PyAny>>,
+        max_distance: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let py = origins.py();
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: None,
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => spans(py, s, &args, radius.as_ref()))
+        let scene = self.now(origins.py());
+        let mut args = ray_args(origins, directions, None, mask, threads);
+        args.radius = radius;
+        args.segment = max_distance;
+        on_scene!(&scene, s => spans(s, &args))
     }
 
     /// The bodies containing each point: (offsets, body).
@@ -605,15 +723,9 @@ impl PyScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let py = points.py();
-        let args = QueryArgs {
-            rows: points,
-            directions: None,
-            distance: None,
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => containing(py, s, &args))
+        let scene = self.now(points.py());
+        let args = point_args(points, None, mask, threads);
+        on_scene!(&scene, s => containing(s, &args))
     }
 
     /// The body nearest to each point: (body, signed distance, point, normal).
@@ -624,15 +736,9 @@ impl PyScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let py = points.py();
-        let args = QueryArgs {
-            rows: points,
-            directions: None,
-            distance: Some(max_distance),
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => nearest(py, s, &args))
+        let scene = self.now(points.py());
+        let args = point_args(points, Some(max_distance), mask, threads);
+        on_scene!(&scene, s => nearest(s, &args))
     }
 
     /// The bodies within `distance` of each point: (offsets, body).
@@ -643,14 +749,8 @@ impl PyScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let py = points.py();
-        let args = QueryArgs {
-            rows: points,
-            directions: None,
-            distance: Some(distance),
-            mask,
-            threads,
-        };
-        on_scene!(&self.scene, s => within(py, s, &args))
+        let scene = self.now(points.py());
+        let args = point_args(points, Some(distance), mask, threads);
+        on_scene!(&scene, s => within(s, &args))
     }
 }

@@ -108,6 +108,11 @@ impl<'py> Run<'py> {
         })
     }
 
+    /// The interpreter.
+    pub(crate) fn py(&self) -> Python<'py> {
+        self.py
+    }
+
     /// `block(range)` for consecutive ranges covering `0..rows`, in order, each on the pool with
     /// the GIL released, the signals checked between them (see the module). Stops at the first
     /// block that fails, with its error inside `Ok`; an exception a signal raised is the `Err`.
@@ -121,7 +126,8 @@ impl<'py> Run<'py> {
         while start < rows {
             let end = rows.min(start.saturating_add(size));
             let began = Instant::now();
-            let done = self.py.detach(|| self.pool.install(|| block(start..end)));
+            let pool = &self.pool;
+            let done = self.py.detach(|| pool.install(|| block(start..end)));
             if let Err(err) = done {
                 return Ok(Err(err));
             }
@@ -157,8 +163,11 @@ impl<'py> Run<'py> {
                 let _ = sender.send(done);
             })
             .map_err(|err| PyRuntimeError::new_err(format!("could not start a thread: {err}")))?;
+        let mut answer = answer;
         loop {
-            match self.py.detach(|| answer.recv_timeout(POLL)) {
+            let (got, back) = self.py.detach(move || (answer.recv_timeout(POLL), answer));
+            answer = back;
+            match got {
                 Ok(done) => return Ok(done),
                 Err(RecvTimeoutError::Timeout) => self.py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {

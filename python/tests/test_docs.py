@@ -8,18 +8,23 @@ import inspect
 import pytest
 
 import raysweep
-from raysweep import _grid, _impact, _scene
+from raysweep import _grid, _impact, _instances, _results, _scene
 
 
-@pytest.mark.parametrize("module", [raysweep, _grid, _impact, _scene], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [raysweep, _grid, _impact, _instances, _results, _scene], ids=lambda m: m.__name__
+)
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
 
 
 def test_every_public_function_has_an_example():
+    assert isinstance(raysweep.__version__, str) and raysweep.__version__.count(".") == 2
     for name in raysweep.__all__:
         item = getattr(raysweep, name)
+        if name == "__version__":
+            continue
         if isinstance(item, type) and issubclass(item, tuple):
             assert item.__doc__, name  # the answers: documented, no example needed
             continue

@@ -50,7 +50,7 @@ def test_any_layout_equals_contiguous(dtype):
     assert want.distance.dtype == dtype and want.point.dtype == dtype and want.body.dtype == np.int64
 
 
-def test_lists_and_integers_are_float64():
+def test_lists_and_integers_are_float64_in_constructors_and_the_width_in_queries():
     scene = scene_of()
     rng = np.random.default_rng(9)
     o = rng.integers(-8, 8, (50, 3))
@@ -59,8 +59,18 @@ def test_lists_and_integers_are_float64():
     assert same(scene.cast_rays(o, d), want)
     assert same(scene.cast_rays(o.tolist(), d.tolist()), want)
     assert rs.Scene(spheres=([[0, 0, 0]], [1])).dtype == np.float64
+    # In a float32 scene's query, lists and integer arrays are float32 (rounded to nearest, as
+    # Python scalars are): the same bits as float32 arrays of the same values.
+    narrow = scene_of(np.float32)
+    lists_o = (rng.uniform(-8, 8, (50, 3))).tolist()
+    lists_d = (rng.standard_normal((50, 3))).tolist()
+    want32 = narrow.cast_rays(np.array(lists_o, np.float32), np.array(lists_d, np.float32))
+    assert same(narrow.cast_rays(lists_o, lists_d), want32)
+    assert same(narrow.cast_rays(o, d), narrow.cast_rays(o.astype(np.float32), d.astype(np.float32)))
+    assert same(narrow.nearest([[0.1, 0.2, 0.3]]), narrow.nearest(np.array([[0.1, 0.2, 0.3]], np.float32)))
+    # A float64 numpy array in a float32 scene's query is still refused: nothing rounded silently.
     with pytest.raises(TypeError, match="float64"):
-        scene_of(np.float32).cast_rays([[0.0, 0.0, 0.0]], [[1.0, 0.0, 0.0]])
+        narrow.cast_rays(np.zeros((1, 3)), [[1.0, 0.0, 0.0]])
 
 
 def test_mixed_widths_raise_type_error():

@@ -1,0 +1,447 @@
+//! `raysweep._raysweep._InstancedScene`: a `raysweep::InstancedScene` placing Python scenes at
+//! offsets, and its queries over arrays of rays or points. The Python class
+//! `raysweep.InstancedScene` (`raysweep/_instances.py`) checks dtypes and shapes and wraps the
+//! answers; every answer here is the crate's, row by row.
+//!
+//! Where every scene placed is of one kind of solid (balls, say: a pebble bed), the instanced
+//! scene is the crate's over that kind, as fast as it is in Rust; scenes of different kinds are
+//! placed as scenes of `Body`, each rebuilt once as such.
+
+use std::sync::Arc;
+
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use raysweep::nalgebra::SVector;
+use raysweep::{Aabb, Body, Ellipsoid, Instance, InstanceSpan, InstancedScene, Scene, Sphere};
+
+use core::convert::Infallible;
+
+use crate::arrays::{Width, column, finite, same_rows, slice, table};
+use crate::bodies::Bodies;
+use crate::query::{QueryArgs, clip};
+use crate::rows::{columns, each, ragged, row_by_row};
+use crate::scene::{AnyScene, Holds, PyScene, Solid};
+use crate::threads::Run;
+
+/// An instanced scene of one kind of solid, as [`Bodies`] is a scene of one.
+pub(crate) enum Instanced<T: Width, const D: usize> {
+    Spheres(InstancedScene<T, D, Sphere<T, D>>),
+    Ellipsoids(InstancedScene<T, D, Ellipsoid<T, D>>),
+    Boxes(InstancedScene<T, D, Aabb<T, D>>),
+    Mixed(InstancedScene<T, D, Body<T, D>>),
+}
+
+/// `$body` with `$s` bound to the crate's instanced scene inside `$instanced`.
+macro_rules! on_instanced {
+    ($instanced:expr, $s:ident => $body:expr) => {
+        match $instanced {
+            Instanced::Spheres($s) => $body,
+            Instanced::Ellipsoids($s) => $body,
+            Instanced::Boxes($s) => $body,
+            Instanced::Mixed($s) => $body,
+        }
+    };
+}
+
+/// An instanced scene in one of the widths and dimensions Python gets.
+enum AnyInstanced {
+    F32x2(Instanced<f32, 2>),
+    F32x3(Instanced<f32, 3>),
+    F64x2(Instanced<f64, 2>),
+    F64x3(Instanced<f64, 3>),
+}
+
+kind_names!(AnyInstanced);
+
+/// `$body` with `$s` bound to the crate's instanced scene inside `$any` (an [`AnyInstanced`]).
+macro_rules! on_any {
+    ($any:expr, $s:ident => $body:expr) => {
+        on_kind!(AnyInstanced, $any, instanced => on_instanced!(instanced, $s => $body))
+    };
+}
+
+#[pyclass(name = "_InstancedScene", module = "raysweep._raysweep", frozen)]
+pub(crate) struct PyInstancedScene {
+    core: AnyInstanced,
+}
+
+/// The scenes of `T` in `D` dimensions, as they are now; a `ValueError` naming the first of
+/// another width or dimension.
+fn scenes_of<T: Width, const D: usize>(
+    py: Python<'_>,
+    scenes: &[PyRef<'_, PyScene>],
+) -> PyResult<Vec<Bodies<T, D>>>
+where
+    AnyScene: Holds<T, D>,
+{
+    scenes
+        .iter()
+        .enumerate()
+        .map(|(k, scene)| {
+            let now = scene.now(py);
+            now.held().cloned().ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "scenes[{k}] is {} in {} dimensions, scenes[0] {} in {D}",
+                    now.dtype(),
+                    now.dim(),
+                    T::NAME
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The instances of `scenes` (one kind of solid), scene `scene_of[i]` at `offsets[i]`, and the
+/// hierarchy over them, built on a thread of its own (Ctrl-C leaves it behind).
+fn placed<T: Width, const D: usize, S: Solid<T, D> + 'static>(
+    run: &Run<'_>,
+    scenes: Vec<Shared<T, D, S>>,
+    scene_of: &[usize],
+    offsets: &[T],
+) -> PyResult<InstancedScene<T, D, S>> {
+    let instances = scene_of
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let offset = SVector::<T, D>::from_fn(|a, _| offsets[i * D + a]);
+            Instance::new(scenes[k].clone(), offset)
+                .map_err(|err| PyValueError::new_err(format!("offsets[{i}]: {err}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    run.apart(move || InstancedScene::new(instances))
+}
+
+/// A scene shared by the instances that place it.
+type Shared<T, const D: usize, S> = Arc<Scene<T, D, S>>;
+
+/// Every scene's solids if all are of the kind `pick` takes, `None` otherwise.
+fn all_of<T: Width, const D: usize, S>(
+    scenes: &[Bodies<T, D>],
+    pick: fn(&Bodies<T, D>) -> Option<Shared<T, D, S>>,
+) -> Option<Vec<Shared<T, D, S>>> {
+    scenes.iter().map(pick).collect()
+}
+
+/// The instanced scene of `scenes` placed as `scene_of` and `offsets` say, of the scenes' kind
+/// where they share one, else of `Body`.
+fn build<T: Width, const D: usize>(
+    run: &Run<'_>,
+    scenes: &[PyRef<'_, PyScene>],
+    scene_of: &Bound<'_, PyAny>,
+    offsets: &Bound<'_, PyAny>,
+) -> PyResult<Instanced<T, D>>
+where
+    AnyScene: Holds<T, D>,
+{
+    let scenes = scenes_of::<T, D>(run.py(), scenes)?;
+    let scene_of: PyReadonlyArray1<i64> = scene_of.extract()?;
+    let scene_of = slice(&scene_of, "scene_of")?;
+    let offsets: PyReadonlyArray2<T> = offsets.extract()?;
+    let offsets = crate::arrays::flat(&offsets, "offsets", D)?;
+    same_rows(scene_of.len(), "scene_of", offsets.len() / D, "offsets")?;
+    finite(offsets, "offsets", &[offsets.len() / D, D])?;
+    let scene_of = scene_of
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            usize::try_from(k)
+                .ok()
+                .filter(|&k| k < scenes.len())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "scene_of[{i}] is {k}: there are {} scenes",
+                        scenes.len()
+                    ))
+                })
+        })
+        .collect::<PyResult<Vec<usize>>>()?;
+    let pick_spheres = |b: &Bodies<T, D>| match b {
+        Bodies::Spheres(s) => Some(s.clone()),
+        _ => None,
+    };
+    let pick_ellipsoids = |b: &Bodies<T, D>| match b {
+        Bodies::Ellipsoids(s) => Some(s.clone()),
+        _ => None,
+    };
+    let pick_boxes = |b: &Bodies<T, D>| match b {
+        Bodies::Boxes(s) => Some(s.clone()),
+        _ => None,
+    };
+    Ok(if let Some(s) = all_of(&scenes, pick_spheres) {
+        Instanced::Spheres(placed(run, s, &scene_of, offsets)?)
+    } else if let Some(s) = all_of(&scenes, pick_ellipsoids) {
+        Instanced::Ellipsoids(placed(run, s, &scene_of, offsets)?)
+    } else if let Some(s) = all_of(&scenes, pick_boxes) {
+        Instanced::Boxes(placed(run, s, &scene_of, offsets)?)
+    } else {
+        let mixed: Vec<Shared<T, D, Body<T, D>>> = scenes
+            .iter()
+            .map(|b| match b {
+                Bodies::Mixed(s) => s.clone(),
+                other => Arc::new(Scene::new(other.bodies())),
+            })
+            .collect();
+        Instanced::Mixed(placed(run, mixed, &scene_of, offsets)?)
+    })
+}
+
+/// Two ids per row, as two columns.
+fn split(ids: Vec<i64>) -> (Vec<i64>, Vec<i64>) {
+    ids.chunks_exact(2).map(|p| (p[0], p[1])).unzip()
+}
+
+fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
+    core: &InstancedScene<T, D, S>,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let rays = read.rays::<D>()?;
+    let reach = read.reach("max_distance", rays.len())?;
+    let radius = read.radius(rays.len())?;
+    let keep = read.keep(core.instances().len(), "instances")?;
+    let hits = columns(
+        &run,
+        rays.len(),
+        row_by_row(|row| {
+            let ray = rays.get(row)?;
+            let hit = match radius {
+                None => core.cast_ray_filtered(&ray, reach.at(row), keep),
+                Some(r) => core.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep),
+            };
+            Ok(hit.map(|h| {
+                let ids: (usize, usize) = (h.instance, h.body);
+                (ids, h.hit.distance, h.hit.point, h.hit.normal)
+            }))
+        }),
+    )?
+    .map_err(|e| rays.first_error(e))?;
+    let py = run.py();
+    let (instance, body) = split(hits.id);
+    (
+        column(py, hits.value),
+        column(py, instance),
+        column(py, body),
+        table(py, hits.point, D)?,
+        table(py, hits.normal, D)?,
+    )
+        .into_py_any(py)
+}
+
+fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
+    core: &InstancedScene<T, D, S>,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let rays = read.rays::<D>()?;
+    let reach = read.reach("max_distance", rays.len())?;
+    let keep = read.keep(core.instances().len(), "instances")?;
+    let any = each(&run, rays.len(), |row| {
+        Ok(core.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
+    })?
+    .map_err(|e| rays.first_error(e))?;
+    column(run.py(), any).into_py_any(run.py())
+}
+
+fn spans<T: Width, const D: usize, S: Solid<T, D>>(
+    core: &InstancedScene<T, D, S>,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let rays = read.rays::<D>()?;
+    let segment = read.segment(rays.len())?;
+    let keep = read.keep(core.instances().len(), "instances")?;
+    let (offsets, spans): (Vec<i64>, Vec<InstanceSpan<T>>) =
+        ragged(&run, rays.len(), |row, out| {
+            core.ray_spans_filtered(&rays.get(row)?, out, keep);
+            if let Some(end) = segment {
+                clip(out, end.at(row));
+            }
+            Ok(())
+        })?
+        .map_err(|e| rays.first_error(e))?;
+    let py = run.py();
+    let instance = spans.iter().map(|s| s.instance as i64).collect();
+    let body = spans.iter().map(|s| s.body as i64).collect();
+    let enter = spans.iter().map(|s| s.span.enter).collect();
+    let exit = spans.iter().map(|s| s.span.exit).collect();
+    (
+        column(py, offsets),
+        column(py, instance),
+        column(py, body),
+        column(py, enter),
+        column(py, exit),
+    )
+        .into_py_any(py)
+}
+
+fn containing<T: Width, const D: usize, S: Solid<T, D>>(
+    core: &InstancedScene<T, D, S>,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let at = read.points::<D>()?;
+    let keep = read.keep(core.instances().len(), "instances")?;
+    let Ok((offsets, found)) = ragged(&run, at.len(), |row, out| {
+        core.containing_filtered(&at[row], out, keep);
+        Ok::<_, Infallible>(())
+    })?;
+    let py = run.py();
+    let (instance, body): (Vec<i64>, Vec<i64>) =
+        found.iter().map(|&(i, b)| (i as i64, b as i64)).unzip();
+    (column(py, offsets), column(py, instance), column(py, body)).into_py_any(py)
+}
+
+#[pymethods]
+impl PyInstancedScene {
+    /// The instanced scene placing `scenes[scene_of[i]]` at `offsets[i]` for every `i`; the
+    /// scenes as they are now (a later push to one leaves this instanced scene as it was).
+    #[new]
+    fn new(
+        py: Python<'_>,
+        scenes: Vec<PyRef<'_, PyScene>>,
+        scene_of: Bound<'_, PyAny>,
+        offsets: Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let Some(first) = scenes.first() else {
+            return Err(PyValueError::new_err(
+                "an instanced scene needs at least one scene",
+            ));
+        };
+        let (dtype, dim) = {
+            let now = first.now(py);
+            (now.dtype(), now.dim())
+        };
+        let run = Run::new(py, None)?;
+        let core = for_kind!(
+            AnyInstanced,
+            dtype,
+            dim,
+            build(&run, &scenes, &scene_of, &offsets)
+        );
+        Ok(PyInstancedScene { core })
+    }
+
+    fn __len__(&self) -> usize {
+        on_any!(&self.core, s => s.instances().len())
+    }
+
+    /// The dimension: 2 or 3.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.core.dim()
+    }
+
+    /// The width: "float32" or "float64".
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        self.core.dtype()
+    }
+
+    /// The bytes the hierarchy over the instances holds.
+    #[getter]
+    fn hierarchy_bytes(&self) -> usize {
+        on_any!(&self.core, s => s.hierarchy_bytes())
+    }
+
+    /// The instances' offsets, `(n, D)`.
+    #[getter]
+    fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        on_any!(&self.core, s => {
+            let values = s
+                .instances()
+                .iter()
+                .flat_map(|i| i.offset().iter().copied().collect::<Vec<_>>())
+                .collect();
+            table(py, values, self.core.dim())?.into_py_any(py)
+        })
+    }
+
+    /// First hits of rays, or of balls of `radius` moving along them: (distance, instance,
+    /// body, point, normal).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads, radius=None))]
+    fn cast_rays(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        max_distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs {
+            rows: origins,
+            directions: Some(directions),
+            distance: Some(max_distance),
+            radius,
+            segment: None,
+            mask,
+            threads,
+        };
+        on_any!(&self.core, s => cast_rays(s, &args))
+    }
+
+    /// Whether each ray hits a body within its largest distance.
+    fn hits_any(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        max_distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs {
+            rows: origins,
+            directions: Some(directions),
+            distance: Some(max_distance),
+            radius: None,
+            segment: None,
+            mask,
+            threads,
+        };
+        on_any!(&self.core, s => hits_any(s, &args))
+    }
+
+    /// Every body each whole line crosses, or only the segment `[0, max_distance]` of it,
+    /// clamped: (offsets, instance, body, enter, exit).
+    #[pyo3(signature = (origins, directions, mask, threads, max_distance=None))]
+    fn spans(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+        max_distance: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs {
+            rows: origins,
+            directions: Some(directions),
+            distance: None,
+            radius: None,
+            segment: max_distance,
+            mask,
+            threads,
+        };
+        on_any!(&self.core, s => spans(s, &args))
+    }
+
+    /// The (instance, body) pairs containing each point: (offsets, instance, body).
+    fn containing(
+        &self,
+        points: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs {
+            rows: points,
+            directions: None,
+            distance: None,
+            radius: None,
+            segment: None,
+            mask,
+            threads,
+        };
+        on_any!(&self.core, s => containing(s, &args))
+    }
+}

@@ -1,0 +1,208 @@
+//! The arguments of a scene's or an instanced scene's query as Python passes them (rows of
+//! origins or points, directions, a distance per row, a radius, the segment of a span query, a
+//! mask, the threads), read in the scene's width and checked, and what is done to span rows
+//! asked for a segment.
+
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use raysweep::nalgebra::Point;
+use raysweep::{BodySpan, InstanceSpan, Span};
+
+use crate::arrays::{PerRow, Rays, Width, per_row, points, slice};
+use crate::threads::Run;
+
+/// A query's arguments as Python passed them; `None` where the query takes no such argument or
+/// the caller gave none.
+pub(crate) struct QueryArgs<'py> {
+    /// Origins (ray queries) or points (point queries), `(n, D)`.
+    pub(crate) rows: Bound<'py, PyAny>,
+    pub(crate) directions: Option<Bound<'py, PyAny>>,
+    /// `max_distance` or `distance`, one or one per row.
+    pub(crate) distance: Option<Bound<'py, PyAny>>,
+    /// A moving ball's radius, one or one per row.
+    pub(crate) radius: Option<Bound<'py, PyAny>>,
+    /// A span query's segment `[0, max_distance]`, one or one per row.
+    pub(crate) segment: Option<Bound<'py, PyAny>>,
+    /// Over the bodies (scenes) or the instances (instanced scenes).
+    pub(crate) mask: Option<Bound<'py, PyAny>>,
+    pub(crate) threads: Option<i64>,
+}
+
+/// The arrays of [`QueryArgs`], read in width `T`.
+pub(crate) struct Read<'py, T: Width> {
+    rows: PyReadonlyArray2<'py, T>,
+    directions: Option<PyReadonlyArray2<'py, T>>,
+    distance: Option<PyReadonlyArray1<'py, T>>,
+    radius: Option<PyReadonlyArray1<'py, T>>,
+    segment: Option<PyReadonlyArray1<'py, T>>,
+    mask: Option<PyReadonlyArray1<'py, bool>>,
+}
+
+impl<'py> QueryArgs<'py> {
+    /// The arrays, as arrays of width `T` (a `TypeError` where one is not), and the call's
+    /// threads.
+    pub(crate) fn read<T: Width>(&self) -> PyResult<(Read<'py, T>, Run<'py>)> {
+        let read = Read {
+            rows: self.rows.extract()?,
+            directions: self.directions.as_ref().map(|d| d.extract()).transpose()?,
+            distance: self.distance.as_ref().map(|d| d.extract()).transpose()?,
+            radius: self.radius.as_ref().map(|r| r.extract()).transpose()?,
+            segment: self.segment.as_ref().map(|s| s.extract()).transpose()?,
+            mask: self.mask.as_ref().map(|m| m.extract()).transpose()?,
+        };
+        Ok((read, Run::new(self.rows.py(), self.threads)?))
+    }
+}
+
+impl<T: Width> Read<'_, T> {
+    /// The rays of a ray query.
+    pub(crate) fn rays<const D: usize>(&self) -> PyResult<Rays<'_, T, D>> {
+        match &self.directions {
+            Some(directions) => Rays::new(&self.rows, directions),
+            None => Err(PyValueError::new_err("a ray query needs directions")),
+        }
+    }
+
+    /// The points of a point query.
+    pub(crate) fn points<const D: usize>(&self) -> PyResult<Vec<Point<T, D>>> {
+        points::<T, D>(&self.rows, "points")
+    }
+
+    /// The per-row distance (`name` in messages) of `rows` rows, not NaN; `+∞` where none was
+    /// passed.
+    pub(crate) fn reach(&self, name: &str, rows: usize) -> PyResult<PerRow<'_, T>> {
+        match &self.distance {
+            Some(distance) => per_row(distance, name, rows),
+            None => Ok(PerRow::All(T::INFINITY)),
+        }
+    }
+
+    /// The per-row distance of `rows` rows for a query that needs one (`within`): finite.
+    pub(crate) fn distance(&self, rows: usize) -> PyResult<PerRow<'_, T>> {
+        let distance = self
+            .distance
+            .as_ref()
+            .ok_or_else(|| PyValueError::new_err("the query needs a distance"))?;
+        lengths(distance, "distance", rows, true)
+    }
+
+    /// The radius of a moving ball per row (finite, not negative), where the query has one.
+    pub(crate) fn radius(&self, rows: usize) -> PyResult<Option<PerRow<'_, T>>> {
+        self.radius
+            .as_ref()
+            .map(|r| lengths(r, "radius", rows, false))
+            .transpose()
+    }
+
+    /// The end of each row's segment, where a span query has one (not NaN).
+    pub(crate) fn segment(&self, rows: usize) -> PyResult<Option<PerRow<'_, T>>> {
+        self.segment
+            .as_ref()
+            .map(|s| per_row(s, "max_distance", rows))
+            .transpose()
+    }
+
+    /// Which of `count` bodies (or instances) take part: the mask's, checked for its length.
+    pub(crate) fn keep(
+        &self,
+        count: usize,
+        of: &str,
+    ) -> PyResult<impl Fn(usize) -> bool + Copy + Sync + Send + '_> {
+        let mask = match &self.mask {
+            None => None,
+            Some(mask) => {
+                let values = slice(mask, "mask")?;
+                if values.len() != count {
+                    return Err(PyValueError::new_err(format!(
+                        "mask has {} entries but there are {count} {of}",
+                        values.len()
+                    )));
+                }
+                Some(values)
+            }
+        };
+        Ok(move |id: usize| mask.is_none_or(|m| m[id]))
+    }
+}
+
+/// A radius or distance per row: finite, and not negative where `signed` is false.
+fn lengths<'a, T: Width>(
+    array: &'a PyReadonlyArray1<'_, T>,
+    name: &str,
+    rows: usize,
+    signed: bool,
+) -> PyResult<PerRow<'a, T>> {
+    let values = per_row(array, name, rows)?;
+    let entries = slice(array, name)?;
+    if let Some(at) = entries
+        .iter()
+        .position(|v| !v.is_finite() || (!signed && *v < T::zero()))
+    {
+        return Err(PyValueError::new_err(format!(
+            "{name}[{at}] must be finite{}: {}",
+            if signed { "" } else { " and not negative" },
+            entries[at]
+        )));
+    }
+    Ok(values)
+}
+
+/// A span of a body (or of an instance's body) in a span query's answer.
+pub(crate) trait Spanned<T> {
+    fn span(&mut self) -> &mut Span<T>;
+    fn enter(&self) -> T;
+    /// The `(instance, body)` the span is of (instance 0 in a scene).
+    fn id(&self) -> (usize, usize);
+}
+
+impl<T: Width> Spanned<T> for BodySpan<T> {
+    fn span(&mut self) -> &mut Span<T> {
+        &mut self.span
+    }
+    fn enter(&self) -> T {
+        self.span.enter
+    }
+    fn id(&self) -> (usize, usize) {
+        (0, self.body)
+    }
+}
+
+impl<T: Width> Spanned<T> for InstanceSpan<T> {
+    fn span(&mut self) -> &mut Span<T> {
+        &mut self.span
+    }
+    fn enter(&self) -> T {
+        self.span.enter
+    }
+    fn id(&self) -> (usize, usize) {
+        (self.instance, self.body)
+    }
+}
+
+/// The spans of a row that meet the segment `[0, end]`, each clamped to it (an `enter` below 0
+/// raised to 0, an `exit` beyond `end` lowered to it), sorted by `enter`, then by id (spans that
+/// entered behind the origin now all enter at 0). A negative `end` keeps none.
+pub(crate) fn clip<T: Width, A: Spanned<T>>(spans: &mut Vec<A>, end: T) {
+    let zero = T::zero();
+    if end < zero {
+        spans.clear();
+        return;
+    }
+    spans.retain_mut(|a| {
+        let s = a.span();
+        s.exit >= zero && s.enter <= end
+    });
+    for a in spans.iter_mut() {
+        let s = a.span();
+        if s.enter < zero {
+            s.enter = zero;
+        }
+        if s.exit > end {
+            s.exit = end;
+        }
+    }
+    // Only the spans raised to 0 change places: by id among themselves.
+    let raised = spans.iter().take_while(|a| a.enter() == zero).count();
+    spans[..raised].sort_by_key(|a| a.id());
+}
