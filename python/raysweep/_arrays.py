@@ -43,11 +43,20 @@ def common_width(values: dict[str, Any], default: np.dtype) -> np.dtype:
     return widths.pop() if widths else default
 
 
+def ready(value: Any, dtype: np.dtype) -> bool:
+    """Whether ``value`` is already what the compiled module reads: a numpy array of ``dtype``
+    (native: the widths compare equal only in native byte order), aligned and C-contiguous. The
+    common case, checked first so that a call on a few rows costs little here."""
+    return type(value) is np.ndarray and value.dtype == dtype and value.flags.c_contiguous and value.flags.aligned
+
+
 def as_array(value: Any, dtype: np.dtype, name: str, query: bool = True) -> np.ndarray:
     """``value`` as a native, aligned, C-contiguous array of ``dtype`` (no copy where it is one
     already). A numpy float array whose width is not ``dtype``'s raises ``TypeError``; lists and
     integer arrays take ``dtype`` in a query and are ``float64`` in a constructor (``query``
     false)."""
+    if ready(value, dtype):
+        return value
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as err:
@@ -72,7 +81,8 @@ def rows(value: Any, dtype: np.dtype, dim: int, name: str, query: bool = True) -
 def rays(origins: Any, directions: Any, dtype: np.dtype, dim: int) -> tuple[np.ndarray, np.ndarray]:
     """Origins and directions of shape ``(n, dim)``; ``TypeError`` if they are float arrays of
     both widths."""
-    common_width({"origins": origins, "directions": directions}, dtype)
+    if not (ready(origins, dtype) and ready(directions, dtype)):
+        common_width({"origins": origins, "directions": directions}, dtype)
     return rows(origins, dtype, dim, "origins"), rows(directions, dtype, dim, "directions")
 
 
@@ -87,6 +97,8 @@ def column(value: Any, dtype: np.dtype, name: str, query: bool = True) -> np.nda
 def per_row(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
     """A scalar (rounded to the width) or one value per row, as a one-dimensional array (one
     entry stands for every row)."""
+    if type(value) is float or type(value) is int:
+        return np.array([value], dtype=dtype)
     if np.ndim(value) == 0:
         try:
             number = float(value)

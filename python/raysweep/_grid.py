@@ -31,6 +31,8 @@ class Grid:
     """
 
     _inner: _Grid
+    _dtype: np.dtype
+    _dim: int
 
     def __init__(self, min: Any, cell_size: Any, cells: Sequence[int]) -> None:
         width = _arrays.common_width({"min": min, "cell_size": cell_size}, np.dtype(np.float64))
@@ -46,6 +48,7 @@ class Grid:
         lo = _arrays.column(min, width, "min", query=False)
         size = _arrays.column(cell_size, width, "cell_size", query=False)
         self._inner = _Grid(width.name, lo, size, counts)
+        self._dtype, self._dim = np.dtype(self._inner.dtype), self._inner.dim
 
     def __repr__(self) -> str:
         return f"raysweep.Grid(min={self.min.tolist()}, cell_size={self.cell_size.tolist()}, cells={self.cells})"
@@ -56,12 +59,12 @@ class Grid:
     @property
     def dim(self) -> int:
         """The dimension: 2 or 3."""
-        return self._inner.dim
+        return self._dim
 
     @property
     def dtype(self) -> np.dtype:
         """The width: ``float32`` or ``float64``."""
-        return np.dtype(self._inner.dtype)
+        return self._dtype
 
     @property
     def min(self) -> np.ndarray:

@@ -38,6 +38,8 @@ class InstancedScene:
     """
 
     _inner: _InstancedScene
+    _dtype: np.dtype
+    _dim: int
     _scenes: list[Scene]
     _scene_of: Ints
 
@@ -59,10 +61,13 @@ class InstancedScene:
             raise ValueError(f"scene_of must be an array of integers of shape (n,): it is {which.dtype} {which.shape}")
         which = np.require(which.astype(np.int64), requirements=["C", "A"])
         at = _arrays.rows(offsets, first.dtype, first.dim, "offsets")
-        # Each scene as it is now, kept for pickling: a push to the caller's scene changes a copy.
-        self._scenes = [Scene._wrap(scene._inner.snapshot()) for scene in scenes]
+        # Each scene as it is now, kept for pickling (a push to the caller's scene changes a
+        # copy); a scene listed twice is one object, which pickle sends once.
+        kept: dict[int, Scene] = {}
+        self._scenes = [kept.setdefault(id(s), Scene._wrap(s._inner.snapshot())) for s in scenes]
         self._scene_of = which
         self._inner = _InstancedScene([s._inner for s in self._scenes], which, at)
+        self._dtype, self._dim = np.dtype(self._inner.dtype), self._inner.dim
 
     def __len__(self) -> int:
         return len(self._inner)
@@ -81,12 +86,12 @@ class InstancedScene:
     @property
     def dim(self) -> int:
         """The dimension: 2 or 3."""
-        return self._inner.dim
+        return self._dim
 
     @property
     def dtype(self) -> np.dtype:
         """The width: ``float32`` or ``float64``."""
-        return np.dtype(self._inner.dtype)
+        return self._dtype
 
     @property
     def scenes(self) -> list[Scene]:

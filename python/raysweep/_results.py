@@ -3,7 +3,7 @@ where a ray or point has several answers.
 
 A CSR answer's row ``i`` is entries ``offsets[i]:offsets[i + 1]`` of its other arrays; ``row(i)``
 gives them, and ``sum(values)`` adds up one value per entry row by row (``0`` for an empty row),
-in float64, entry after entry, rounded once to the answer's width.
+in float64, entry after entry, rounded once to the answer's width (float64 for the body lists).
 """
 
 from __future__ import annotations
@@ -34,18 +34,20 @@ def _row(offsets: Ints, i: Any) -> slice:
 
 
 def _sum(offsets: Ints, values: npt.ArrayLike, width: np.dtype, name: str = "values") -> Floats:
-    """One sum per row of ``values`` (one per entry), in float64 entry after entry, rounded once
-    to ``width`` (the values' float width where it is one of the two, else ``width``)."""
+    """One sum per row of ``values`` (one per entry, real numbers), in float64 entry after entry,
+    rounded once to ``width``."""
     array = np.asarray(values)
     entries = int(offsets[-1])
     if array.shape != (entries,):
         raise ValueError(f"{name} must have shape ({entries},), one per entry: it has {array.shape}")
     if array.dtype.kind not in "fiub":
         raise ValueError(f"{name} is not an array of real numbers (dtype {array.dtype})")
-    if array.dtype.kind == "f" and array.dtype.itemsize in (4, 8):
-        width = np.dtype(array.dtype)
+    weights = array.astype(np.float64)
+    bad = np.flatnonzero(~np.isfinite(weights))
+    if len(bad):
+        raise ValueError(f"{name}[{bad[0]}] is not finite: {weights[bad[0]]}")
     rows = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    sums = np.bincount(rows, weights=array.astype(np.float64), minlength=len(offsets) - 1)
+    sums = np.bincount(rows, weights=weights, minlength=len(offsets) - 1)
     return sums.astype(width)
 
 
@@ -127,8 +129,7 @@ class Bodies(NamedTuple):
 
     def sum(self, values: npt.ArrayLike) -> Floats:
         """Per-row sums of ``values`` (one per entry: ``per_body[found.body]``, say); 0 for an
-        empty row. Summed in float64 in entry order, in the values' float width (float64 for
-        integers).
+        empty row. Summed in float64 in entry order; float64.
 
         >>> import numpy as np
         >>> import raysweep as rs
@@ -269,6 +270,6 @@ class InstanceBodies(NamedTuple):
         return self.instance[at], self.body[at]
 
     def sum(self, values: npt.ArrayLike) -> Floats:
-        """Per-row sums of ``values`` (one per entry); 0 for an empty row, in float64 entry
-        order, in the values' float width (float64 for integers)."""
+        """Per-row sums of ``values`` (one per entry); 0 for an empty row. Summed in float64 in
+        entry order; float64."""
         return _sum(self.offsets, values, np.dtype(np.float64))

@@ -122,6 +122,8 @@ class Scene:
     """
 
     _inner: _Scene
+    _dtype: np.dtype
+    _dim: int
 
     def __init__(
         self,
@@ -164,13 +166,19 @@ class Scene:
             raise ValueError(f"a scene is in 2 or 3 dimensions, not {self_dim}")
 
         args = _body_arrays(width, self_dim, spheres, ellipsoids, boxes, query=False)
-        self._inner = _Scene(width.name, self_dim, **args)
+        self._set(_Scene(width.name, self_dim, **args))
 
     @classmethod
     def _wrap(cls, inner: _Scene) -> "Scene":
         scene = cls.__new__(cls)
-        scene._inner = inner
+        scene._set(inner)
         return scene
+
+    def _set(self, inner: _Scene) -> None:
+        self._inner = inner
+        # Fixed for the scene's life: read once, not on every call.
+        self._dtype = np.dtype(inner.dtype)
+        self._dim = inner.dim
 
     def __len__(self) -> int:
         return len(self._inner)
@@ -184,12 +192,12 @@ class Scene:
     @property
     def dim(self) -> int:
         """The dimension: 2 or 3."""
-        return self._inner.dim
+        return self._dim
 
     @property
     def dtype(self) -> np.dtype:
         """The width: ``float32`` or ``float64``."""
-        return np.dtype(self._inner.dtype)
+        return self._dtype
 
     @property
     def hierarchy_bytes(self) -> int:

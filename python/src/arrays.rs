@@ -157,10 +157,18 @@ pub(crate) fn finite<T: Width>(values: &[T], name: &str, shape: &[usize]) -> PyR
         rest /= n.max(1);
     }
     let index: Vec<String> = index.iter().map(usize::to_string).collect();
+    // As Python writes them: `nan`, `inf`, `-inf`.
+    let value = values[at].to_wide();
+    let value = if value.is_nan() {
+        "nan"
+    } else if value > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    };
     Err(PyValueError::new_err(format!(
-        "{name}[{}] is not finite: {}",
-        index.join(", "),
-        values[at]
+        "{name}[{}] is not finite: {value}",
+        index.join(", ")
     )))
 }
 

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector, Unit};
 
 use crate::arrays::Width;
-use crate::threads::Run;
+use crate::threads::{Run, serial};
 
 /// Rows handed to a thread at a time.
 const BLOCK: usize = 256;
@@ -25,6 +25,12 @@ pub(crate) fn each<A: Send, E: Send>(
 ) -> PyResult<Result<Vec<A>, E>> {
     let mut all = Vec::with_capacity(rows);
     let done = run.blocks(rows, |range| {
+        if serial(&range) {
+            for row in range {
+                all.push(answer(row)?);
+            }
+            return Ok(());
+        }
         let part: Vec<A> = range
             .into_par_iter()
             .with_min_len(BLOCK / 4)
@@ -51,12 +57,8 @@ pub(crate) fn ragged<A: Send, E: Send>(
     let mut all = Vec::new();
     offsets.push(0i64);
     let done = run.blocks(rows, |range| {
-        let chunks: Vec<(Vec<usize>, Vec<A>)> = range
-            .clone()
-            .step_by(BLOCK)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|start| {
+        let starts: Vec<usize> = range.clone().step_by(BLOCK).collect();
+        let chunk = |start: usize| {
                 let mut counts = Vec::with_capacity(BLOCK);
                 let mut answers = Vec::new();
                 let mut row_answers = Vec::new();
@@ -66,8 +68,12 @@ pub(crate) fn ragged<A: Send, E: Send>(
                     answers.append(&mut row_answers);
                 }
                 Ok((counts, answers))
-            })
-            .collect::<Result<_, E>>()?;
+        };
+        let chunks: Vec<(Vec<usize>, Vec<A>)> = if serial(&range) {
+            starts.into_iter().map(chunk).collect::<Result<_, E>>()?
+        } else {
+            starts.into_par_iter().map(chunk).collect::<Result<_, E>>()?
+        };
         let mut at = *offsets.last().expect("the first offset");
         for (counts, mut answers) in chunks {
             for count in counts {
@@ -135,34 +141,44 @@ pub(crate) fn columns<T: Width, const D: usize, I: Ids, E: Send>(
         point: vec![T::NAN; rows * D],
         normal: vec![T::NAN; rows * D],
     };
+    // The answers of `first..first + value.len()` into the columns' slices for those rows.
+    let answer = |answers: &mut Answers<T, D, I>, first: usize, out: Out<'_, T>| {
+        let (id, value, point, normal) = out;
+        answers.clear();
+        fill(first..first + value.len(), answers)?;
+        for (i, answer) in answers.iter().enumerate() {
+            if let Some((which, v, p, n)) = answer {
+                which.write(&mut id[i * k..(i + 1) * k]);
+                value[i] = *v;
+                point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
+                normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
+            }
+        }
+        Ok(())
+    };
     let done = run.blocks(rows, |range| {
         let start = range.start;
-        c.id[range.start * k..range.end * k]
-            .par_chunks_mut(BLOCK * k)
-            .zip(c.value[range.clone()].par_chunks_mut(BLOCK))
-            .zip(c.point[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
-            .zip(c.normal[range.start * D..range.end * D].par_chunks_mut(BLOCK * D))
+        let id = &mut c.id[range.start * k..range.end * k];
+        let value = &mut c.value[range.clone()];
+        let point = &mut c.point[range.start * D..range.end * D];
+        let normal = &mut c.normal[range.start * D..range.end * D];
+        if serial(&range) {
+            return answer(&mut Vec::new(), start, (id, value, point, normal));
+        }
+        id.par_chunks_mut(BLOCK * k)
+            .zip(value.par_chunks_mut(BLOCK))
+            .zip(point.par_chunks_mut(BLOCK * D))
+            .zip(normal.par_chunks_mut(BLOCK * D))
             .enumerate()
-            .try_for_each_init(
-                Vec::new,
-                |answers, (block, (((id, value), point), normal))| {
-                    answers.clear();
-                    let first = start + block * BLOCK;
-                    fill(first..first + value.len(), answers)?;
-                    for (i, answer) in answers.iter().enumerate() {
-                        if let Some((which, v, p, n)) = answer {
-                            which.write(&mut id[i * k..(i + 1) * k]);
-                            value[i] = *v;
-                            point[i * D..(i + 1) * D].copy_from_slice(p.coords.as_slice());
-                            normal[i * D..(i + 1) * D].copy_from_slice(n.as_slice());
-                        }
-                    }
-                    Ok(())
-                },
-            )
+            .try_for_each_init(Vec::new, |answers, (block, (((id, value), point), normal))| {
+                answer(answers, start + block * BLOCK, (id, value, point, normal))
+            })
     })?;
     Ok(done.map(|()| c))
 }
+
+/// The columns' slices for some rows: ids, values, points, normals.
+type Out<'a, T> = (&'a mut [i64], &'a mut [T], &'a mut [T], &'a mut [T]);
 
 /// `fill` for [`columns`] from an answer per row.
 pub(crate) fn row_by_row<T: Width, const D: usize, I: Ids, E>(

@@ -34,8 +34,9 @@ const KEPT: usize = 4;
 /// About how long a block of rows runs between two checks for signals.
 const BLOCK_SECONDS: f64 = 0.02;
 
-/// The rows of a call's first block.
-const FIRST_BLOCK: usize = 64;
+/// The rows of a call's first block, and the most a block may have to run on the calling thread
+/// alone ([`serial`]): a call on a few rows then pays no hand-off to a pool's threads.
+pub(crate) const FIRST_BLOCK: usize = 64;
 
 /// How often a caller waiting for work on a thread of its own checks the signals.
 const POLL: Duration = Duration::from_millis(10);
@@ -92,6 +93,12 @@ impl Pool {
     }
 }
 
+/// Whether a block of rows runs on the calling thread alone: a block of a few rows. (The blocks
+/// of [`Run::blocks`] that are go to no pool, and `crate::rows` answers them without rayon.)
+pub(crate) fn serial(rows: &Range<usize>) -> bool {
+    rows.len() <= FIRST_BLOCK
+}
+
 /// A call in progress: the interpreter, and the threads its work runs on.
 pub(crate) struct Run<'py> {
     py: Python<'py>,
@@ -127,7 +134,11 @@ impl<'py> Run<'py> {
             let end = rows.min(start.saturating_add(size));
             let began = Instant::now();
             let pool = &self.pool;
-            let done = self.py.detach(|| pool.install(|| block(start..end)));
+            let done = if serial(&(start..end)) {
+                self.py.detach(|| block(start..end))
+            } else {
+                self.py.detach(|| pool.install(|| block(start..end)))
+            };
             if let Err(err) = done {
                 return Ok(Err(err));
             }

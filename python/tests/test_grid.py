@@ -150,6 +150,11 @@ def test_grid_pickles_and_reports():
     assert all(np.array_equal(a, b) for a, b in zip(again.walk(o, d), grid.walk(o, d)))
 
 
+#: A volume of 4 x 2 x 3 cells with a NaN in cell (3, 1, 2).
+NAN_VOLUME = np.ones((4, 2, 3))
+NAN_VOLUME[3, 1, 2] = np.nan
+
+
 @pytest.mark.parametrize(
     "make, error, message",
     [
@@ -162,7 +167,10 @@ def test_grid_pickles_and_reports():
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2**70, 4]), ValueError, r"cells\[0\]"),
         (lambda: rs.Grid(np.zeros(2, np.float32), np.ones(2), [4, 4]), TypeError, "both float widths"),
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).project(np.ones((2, 3)), [[0.0, 0.0]], [[1.0, 0.0]]), ValueError, "shape"),
+        (lambda: rs.Grid([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [4, 2, 3]).project(NAN_VOLUME, [[0.0, 0.0, 0.0]], [[1.0, 0.0, 0.0]]), ValueError, r"volume\[3, 1, 2\] is not finite: nan"),
+        (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).project([[1.0, 1.0], [-np.inf, 1.0]], [[0.0, 0.0]], [[1.0, 0.0]]), ValueError, r"volume\[1, 0\] is not finite: -inf"),
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).backproject(np.ones(3), [[0.0, 0.0]], [[1.0, 0.0]]), ValueError, "values"),
+        (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).backproject([1.0, np.nan], [[0.0, 0.0]] * 2, [[1.0, 0.0]] * 2), ValueError, r"values\[1\] is not finite: nan"),
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).backproject([np.inf], [[0.0, 0.0]], [[1.0, 0.0]]), ValueError, r"values\[0\]"),
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).walk([[0.0, 0.0]], [[0.0, 0.0]]), ValueError, "ray 0"),
         (lambda: rs.Grid([0.0, 0.0], [1.0, 1.0], [2, 2]).walk([[0.0, 0.0]], [[1.0, 0.0]], max_distance=np.nan), ValueError, "max_distance"),

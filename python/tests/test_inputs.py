@@ -103,7 +103,7 @@ def test_empty_inputs():
     "make, error, message",
     [
         (lambda: rs.Scene(spheres=([[0.0, 0, 0], [1.0, 0, 0]], [1.0, -2.0])), ValueError, r"spheres\[1\].*negative"),
-        (lambda: rs.Scene(spheres=([[0.0, np.nan, 0]], [1.0])), ValueError, r"sphere centers\[0, 1\].*NaN"),
+        (lambda: rs.Scene(spheres=([[0.0, np.nan, 0]], [1.0])), ValueError, r"sphere centers\[0, 1\] is not finite: nan"),
         (lambda: rs.Scene(boxes=([[0.0, 0, 0], [2.0, 0, 0]], [[1.0, 1, 1], [1.0, 1, 1]])), ValueError, r"boxes\[1\]"),
         (lambda: rs.Scene(ellipsoids=([[0.0, 0, 0]], [[1.0, 0.0, 1]])), ValueError, r"ellipsoids\[0\]"),
         (lambda: rs.Scene(ellipsoids=([[0.0, 0, 0]], [[1.0, 1, 1]], [np.ones((3, 3))])), ValueError, r"ellipsoids\[0\].*orthonormal"),
