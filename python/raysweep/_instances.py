@@ -109,6 +109,12 @@ class InstancedScene:
         return self._inner.offsets
 
     @property
+    def nbytes(self) -> int:
+        """The memory the instances and the hierarchy over them hold, in bytes (the scenes' own
+        not counted: see :attr:`Scene.nbytes`)."""
+        return self._inner.nbytes
+
+    @property
     def hierarchy_bytes(self) -> int:
         """The memory the hierarchy over the instances holds, in bytes (the scenes' own not
         counted)."""

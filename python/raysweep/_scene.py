@@ -205,6 +205,11 @@ class Scene:
         return self._inner.hierarchy_bytes
 
     @property
+    def nbytes(self) -> int:
+        """The memory the scene holds, its bodies and its hierarchy, in bytes."""
+        return self._inner.nbytes
+
+    @property
     def spheres(self) -> Spheres:
         """The spheres as given (``centers``, ``radii``), with their body ids; ``Scene(spheres=
         scene.spheres)`` takes it back.

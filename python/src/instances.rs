@@ -187,6 +187,11 @@ where
     })
 }
 
+/// The bytes an instanced scene holds: its instances and the hierarchy over them.
+fn held_bytes<T: Width, const D: usize, S: Solid<T, D>>(core: &InstancedScene<T, D, S>) -> usize {
+    core.instances().len() * size_of::<Instance<T, D, S>>() + core.hierarchy_bytes()
+}
+
 /// Two ids per row, as two columns.
 fn split(ids: Vec<i64>) -> (Vec<i64>, Vec<i64>) {
     ids.chunks_exact(2).map(|p| (p[0], p[1])).unzip()
@@ -343,6 +348,12 @@ impl PyInstancedScene {
     #[getter]
     fn hierarchy_bytes(&self) -> usize {
         on_any!(&self.core, s => s.hierarchy_bytes())
+    }
+
+    /// The bytes the instances and the hierarchy over them hold (the scenes' own not counted).
+    #[getter]
+    fn nbytes(&self) -> usize {
+        on_any!(&self.core, s => held_bytes(s))
     }
 
     /// The instances' offsets, `(n, D)`.

@@ -59,20 +59,23 @@ pub(crate) fn ragged<A: Send, E: Send>(
     let done = run.blocks(rows, |range| {
         let starts: Vec<usize> = range.clone().step_by(BLOCK).collect();
         let chunk = |start: usize| {
-                let mut counts = Vec::with_capacity(BLOCK);
-                let mut answers = Vec::new();
-                let mut row_answers = Vec::new();
-                for row in start..range.end.min(start + BLOCK) {
-                    fill(row, &mut row_answers)?;
-                    counts.push(row_answers.len());
-                    answers.append(&mut row_answers);
-                }
-                Ok((counts, answers))
+            let mut counts = Vec::with_capacity(BLOCK);
+            let mut answers = Vec::new();
+            let mut row_answers = Vec::new();
+            for row in start..range.end.min(start + BLOCK) {
+                fill(row, &mut row_answers)?;
+                counts.push(row_answers.len());
+                answers.append(&mut row_answers);
+            }
+            Ok((counts, answers))
         };
         let chunks: Vec<(Vec<usize>, Vec<A>)> = if serial(&range) {
             starts.into_iter().map(chunk).collect::<Result<_, E>>()?
         } else {
-            starts.into_par_iter().map(chunk).collect::<Result<_, E>>()?
+            starts
+                .into_par_iter()
+                .map(chunk)
+                .collect::<Result<_, E>>()?
         };
         let mut at = *offsets.last().expect("the first offset");
         for (counts, mut answers) in chunks {
@@ -170,9 +173,12 @@ pub(crate) fn columns<T: Width, const D: usize, I: Ids, E: Send>(
             .zip(point.par_chunks_mut(BLOCK * D))
             .zip(normal.par_chunks_mut(BLOCK * D))
             .enumerate()
-            .try_for_each_init(Vec::new, |answers, (block, (((id, value), point), normal))| {
-                answer(answers, start + block * BLOCK, (id, value, point, normal))
-            })
+            .try_for_each_init(
+                Vec::new,
+                |answers, (block, (((id, value), point), normal))| {
+                    answer(answers, start + block * BLOCK, (id, value, point, normal))
+                },
+            )
     })?;
     Ok(done.map(|()| c))
 }

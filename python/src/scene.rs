@@ -299,6 +299,11 @@ where
     }
 }
 
+/// The bytes a scene holds: its bodies and its hierarchy.
+fn held_bytes<T: Width, const D: usize, S>(scene: &Scene<T, D, S>) -> usize {
+    scene.len() * size_of::<S>() + scene.hierarchy_bytes()
+}
+
 /// Spans in CSR form, as columns: offsets, body, enter, exit.
 fn span_columns<T: Width>(
     py: Python<'_>,
@@ -663,6 +668,12 @@ impl PyScene {
     #[getter]
     fn hierarchy_bytes(&self, py: Python<'_>) -> usize {
         on_scene!(&self.now(py), s => s.hierarchy_bytes())
+    }
+
+    /// The bytes the scene holds: its bodies and its hierarchy.
+    #[getter]
+    fn nbytes(&self, py: Python<'_>) -> usize {
+        on_scene!(&self.now(py), s => held_bytes(s))
     }
 
     /// First hits of rays, or of balls of `radius` moving along them: (distance, body, point,
