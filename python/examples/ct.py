@@ -59,8 +59,7 @@ def beams(angles: int, detector: int) -> tuple[np.ndarray, np.ndarray]:
     back."""
     theta = np.radians(np.arange(angles) * 180.0 / angles)
     offsets = 0.9 * (-1.0 + (np.arange(detector) + 0.5) * 2.0 / detector)
-    t, v, s = np.meshgrid(theta, offsets, offsets, indexing="ij")
-    t, v, s = t.ravel(), v.ravel(), s.ravel()
+    t, v, s = (a.ravel() for a in np.meshgrid(theta, offsets, offsets, indexing="ij"))
     origins = np.stack([s * np.cos(t) + 2.0 * np.sin(t), s * np.sin(t) - 2.0 * np.cos(t), v], axis=1)
     directions = np.stack([-np.sin(t), np.cos(t), np.zeros_like(t)], axis=1)
     return origins, directions

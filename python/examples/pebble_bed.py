@@ -68,7 +68,7 @@ def pack(rng: np.random.Generator, count: int, radius: float, draw: Callable[[in
             accepted[i] = not accepted[others[others < i]].any()
         new = candidates[accepted][: count - len(kept)]
         kept.push(spheres=(new, np.full(len(new), radius)))
-    return kept.spheres.centers
+    return np.asarray(kept.spheres.centers, np.float64)
 
 
 def pebble(seed: int) -> tuple[Points, npt.NDArray[np.float64]]:

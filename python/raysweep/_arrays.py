@@ -18,7 +18,7 @@ import numpy as np
 #: The most threads a query may ask for.
 MOST_THREADS = 4096
 
-WIDTHS = {4: np.dtype(np.float32), 8: np.dtype(np.float64)}
+WIDTHS: dict[int, np.dtype] = {4: np.dtype(np.float32), 8: np.dtype(np.float64)}
 
 
 def float_width(value: Any) -> Optional[np.dtype]:

@@ -6,6 +6,7 @@ import operator
 from typing import Any, Optional, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import _Grid
@@ -34,7 +35,7 @@ class Grid:
     _dtype: np.dtype
     _dim: int
 
-    def __init__(self, min: Any, cell_size: Any, cells: Sequence[int]) -> None:
+    def __init__(self, min: npt.ArrayLike, cell_size: npt.ArrayLike, cells: Sequence[int]) -> None:
         width = _arrays.common_width({"min": min, "cell_size": cell_size}, np.dtype(np.float64))
         try:
             counts = [operator.index(c) for c in cells]
@@ -81,15 +82,17 @@ class Grid:
         """The cells on each axis: the shape of a volume over the grid."""
         return tuple(self._inner.cells)
 
-    def _args(self, origins: Any, directions: Any, max_distance: Any) -> tuple:
+    def _args(
+        self, origins: npt.ArrayLike, directions: npt.ArrayLike, max_distance: npt.ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         o, d = _arrays.rays(origins, directions, self.dtype, self.dim)
         return o, d, _arrays.per_row(max_distance, self.dtype, "max_distance")
 
     def walk(
         self,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
         threads: Optional[int] = None,
     ) -> Walk:
         """The cells each ray crosses within ``max_distance``, in order, with where it enters and
@@ -107,10 +110,10 @@ class Grid:
 
     def project(
         self,
-        volume: Any,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
+        volume: npt.ArrayLike,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
         threads: Optional[int] = None,
     ) -> np.ndarray:
         """Each ray's line integral through ``volume`` (shape ``tuple(cells)``, the grid's
@@ -131,10 +134,10 @@ class Grid:
 
     def backproject(
         self,
-        values: Any,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
+        values: npt.ArrayLike,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
         threads: Optional[int] = None,
     ) -> np.ndarray:
         """The adjoint of :meth:`project`: a volume to which each ray adds ``values[i]·(exit −
@@ -153,9 +156,9 @@ class Grid:
 
     def matrix(
         self,
-        origins: Any,
-        directions: Any,
-        max_distance: Any = np.inf,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
         threads: Optional[int] = None,
     ) -> Any:
         """The walks as a ``scipy.sparse.csr_array`` of shape ``(n, prod(cells))``: entry ``(i,

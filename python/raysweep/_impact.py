@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import sphere_time_of_impact as _impacts
@@ -12,13 +13,13 @@ from ._results import Impacts
 
 
 def sphere_time_of_impact(
-    centers: Any,
-    radii: Any,
-    velocities: Any,
-    other_centers: Any,
-    other_radii: Any,
-    other_velocities: Any,
-    max_time: Any = np.inf,
+    centers: npt.ArrayLike,
+    radii: npt.ArrayLike,
+    velocities: npt.ArrayLike,
+    other_centers: npt.ArrayLike,
+    other_radii: npt.ArrayLike,
+    other_velocities: npt.ArrayLike,
+    max_time: npt.ArrayLike = np.inf,
     threads: Optional[int] = None,
 ) -> Impacts:
     """For each row ``i``, the first time in ``[0, max_time]`` at which ball ``i`` (``centers[i]``,

@@ -131,7 +131,7 @@ class Scene:
         ellipsoids: Optional[tuple[Any, ...]] = None,
         boxes: Optional[tuple[Any, ...]] = None,
         *,
-        dtype: npt.DTypeLike = None,
+        dtype: Optional[npt.DTypeLike] = None,
         dim: Optional[int] = None,
     ) -> None:
         spheres = None if spheres is None else _pair(spheres, "spheres", (2,))
@@ -145,7 +145,7 @@ class Scene:
         ):
             for part, name in zip(parts or (), names):
                 named[f"{kind} {name}"] = part
-        default = np.dtype(np.float64)
+        default: np.dtype = np.dtype(np.float64)
         if dtype is not None:
             default = np.dtype(dtype)
             if default not in _arrays.WIDTHS.values():

@@ -189,7 +189,7 @@ where
 
 /// The bytes an instanced scene holds: its instances and the hierarchy over them.
 fn held_bytes<T: Width, const D: usize, S: Solid<T, D>>(core: &InstancedScene<T, D, S>) -> usize {
-    core.instances().len() * size_of::<Instance<T, D, S>>() + core.hierarchy_bytes()
+    size_of_val(core.instances()) + core.hierarchy_bytes()
 }
 
 /// Two ids per row, as two columns.

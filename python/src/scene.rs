@@ -301,7 +301,7 @@ where
 
 /// The bytes a scene holds: its bodies and its hierarchy.
 fn held_bytes<T: Width, const D: usize, S>(scene: &Scene<T, D, S>) -> usize {
-    scene.len() * size_of::<S>() + scene.hierarchy_bytes()
+    size_of_val(scene.bodies()) + scene.hierarchy_bytes()
 }
 
 /// Spans in CSR form, as columns: offsets, body, enter, exit.
