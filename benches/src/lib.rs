@@ -5,6 +5,8 @@
 //! (`cargo bench -p raysweep-benches`), and thin LTO in one codegen unit
 //! (`cargo bench -p raysweep-benches --profile bench-lto`).
 
+use std::path::Path;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point3, Vector3};
@@ -26,6 +28,20 @@ impl Width for f64 {
     fn of(x: f64) -> f64 {
         x
     }
+}
+
+/// The raw little-endian `f64` values of file `name` in `dir`: what the Python benchmarks write
+/// for the binaries that time the crate on their inputs.
+///
+/// # Panics
+///
+/// If the file cannot be read.
+pub fn read_f64(dir: &Path, name: &str) -> Vec<f64> {
+    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|err| panic!("{name}: {err}"));
+    bytes
+        .chunks_exact(8)
+        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect()
 }
 
 /// `v` as a point of width `T`.

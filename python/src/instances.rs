@@ -14,14 +14,12 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use raysweep::nalgebra::SVector;
-use raysweep::{Aabb, Body, Ellipsoid, Instance, InstanceSpan, InstancedScene, Scene, Sphere};
+use raysweep::{Aabb, Body, Ellipsoid, Instance, InstancedScene, Scene, Sphere};
 
-use core::convert::Infallible;
-
-use crate::arrays::{Width, column, finite, same_rows, slice, table};
+use crate::arrays::{Width, finite, same_rows, slice, table};
 use crate::bodies::Bodies;
-use crate::query::{QueryArgs, clip};
-use crate::rows::{columns, each, ragged, row_by_row};
+use crate::queries;
+use crate::query::QueryArgs;
 use crate::scene::{AnyScene, Holds, PyScene, Solid};
 use crate::threads::Run;
 
@@ -192,112 +190,6 @@ fn held_bytes<T: Width, const D: usize, S: Solid<T, D>>(core: &InstancedScene<T,
     size_of_val(core.instances()) + core.hierarchy_bytes()
 }
 
-/// Two ids per row, as two columns.
-fn split(ids: Vec<i64>) -> (Vec<i64>, Vec<i64>) {
-    ids.chunks_exact(2).map(|p| (p[0], p[1])).unzip()
-}
-
-fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
-    core: &InstancedScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let reach = read.reach("max_distance", rays.len())?;
-    let radius = read.radius(rays.len())?;
-    let keep = read.keep(core.instances().len(), "instances")?;
-    let hits = columns(
-        &run,
-        rays.len(),
-        row_by_row(|row| {
-            let ray = rays.get(row)?;
-            let hit = match radius {
-                None => core.cast_ray_filtered(&ray, reach.at(row), keep),
-                Some(r) => core.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep),
-            };
-            Ok(hit.map(|h| {
-                let ids: (usize, usize) = (h.instance, h.body);
-                (ids, h.hit.distance, h.hit.point, h.hit.normal)
-            }))
-        }),
-    )?
-    .map_err(|e| rays.first_error(e))?;
-    let py = run.py();
-    let (instance, body) = split(hits.id);
-    (
-        column(py, hits.value),
-        column(py, instance),
-        column(py, body),
-        table(py, hits.point, D)?,
-        table(py, hits.normal, D)?,
-    )
-        .into_py_any(py)
-}
-
-fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
-    core: &InstancedScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let reach = read.reach("max_distance", rays.len())?;
-    let keep = read.keep(core.instances().len(), "instances")?;
-    let any = each(&run, rays.len(), |row| {
-        Ok(core.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
-    })?
-    .map_err(|e| rays.first_error(e))?;
-    column(run.py(), any).into_py_any(run.py())
-}
-
-fn spans<T: Width, const D: usize, S: Solid<T, D>>(
-    core: &InstancedScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let segment = read.segment(rays.len())?;
-    let keep = read.keep(core.instances().len(), "instances")?;
-    let (offsets, spans): (Vec<i64>, Vec<InstanceSpan<T>>) =
-        ragged(&run, rays.len(), |row, out| {
-            core.ray_spans_filtered(&rays.get(row)?, out, keep);
-            if let Some(end) = segment {
-                clip(out, end.at(row));
-            }
-            Ok(())
-        })?
-        .map_err(|e| rays.first_error(e))?;
-    let py = run.py();
-    let instance = spans.iter().map(|s| s.instance as i64).collect();
-    let body = spans.iter().map(|s| s.body as i64).collect();
-    let enter = spans.iter().map(|s| s.span.enter).collect();
-    let exit = spans.iter().map(|s| s.span.exit).collect();
-    (
-        column(py, offsets),
-        column(py, instance),
-        column(py, body),
-        column(py, enter),
-        column(py, exit),
-    )
-        .into_py_any(py)
-}
-
-fn containing<T: Width, const D: usize, S: Solid<T, D>>(
-    core: &InstancedScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let keep = read.keep(core.instances().len(), "instances")?;
-    let Ok((offsets, found)) = ragged(&run, at.len(), |row, out| {
-        core.containing_filtered(&at[row], out, keep);
-        Ok::<_, Infallible>(())
-    })?;
-    let py = run.py();
-    let (instance, body): (Vec<i64>, Vec<i64>) =
-        found.iter().map(|&(i, b)| (i as i64, b as i64)).unzip();
-    (column(py, offsets), column(py, instance), column(py, body)).into_py_any(py)
-}
-
 #[pymethods]
 impl PyInstancedScene {
     /// The instanced scene placing `scenes[scene_of[i]]` at `offsets[i]` for every `i`; the
@@ -390,7 +282,7 @@ impl PyInstancedScene {
             mask,
             threads,
         };
-        on_any!(&self.core, s => cast_rays(s, &args))
+        on_any!(&self.core, s => queries::cast_rays(s, &args))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -411,7 +303,7 @@ impl PyInstancedScene {
             mask,
             threads,
         };
-        on_any!(&self.core, s => hits_any(s, &args))
+        on_any!(&self.core, s => queries::hits_any(s, &args))
     }
 
     /// Every body each whole line crosses, or only the segment `[0, max_distance]` of it,
@@ -434,7 +326,7 @@ impl PyInstancedScene {
             mask,
             threads,
         };
-        on_any!(&self.core, s => spans(s, &args))
+        on_any!(&self.core, s => queries::spans(s, &args))
     }
 
     /// The (instance, body) pairs containing each point: (offsets, instance, body).
@@ -453,6 +345,6 @@ impl PyInstancedScene {
             mask,
             threads,
         };
-        on_any!(&self.core, s => containing(s, &args))
+        on_any!(&self.core, s => queries::containing(s, &args))
     }
 }

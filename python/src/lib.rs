@@ -13,6 +13,7 @@ mod bodies;
 mod grid;
 mod impact;
 mod instances;
+mod queries;
 mod query;
 mod rows;
 mod scene;

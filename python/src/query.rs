@@ -10,6 +10,7 @@ use raysweep::nalgebra::Point;
 use raysweep::{BodySpan, InstanceSpan, Span};
 
 use crate::arrays::{PerRow, Rays, Width, per_row, points, slice};
+use crate::rows::Ids;
 use crate::threads::Run;
 
 /// A query's arguments as Python passed them; `None` where the query takes no such argument or
@@ -150,32 +151,35 @@ fn lengths<'a, T: Width>(
 
 /// A span of a body (or of an instance's body) in a span query's answer.
 pub(crate) trait Spanned<T> {
+    /// What names the body: its id, or its instance's and its own.
+    type Ids: Ids + Ord;
     fn span(&mut self) -> &mut Span<T>;
     fn enter(&self) -> T;
-    /// The `(instance, body)` the span is of (instance 0 in a scene).
-    fn id(&self) -> (usize, usize);
+    fn ids(&self) -> Self::Ids;
 }
 
 impl<T: Width> Spanned<T> for BodySpan<T> {
+    type Ids = usize;
     fn span(&mut self) -> &mut Span<T> {
         &mut self.span
     }
     fn enter(&self) -> T {
         self.span.enter
     }
-    fn id(&self) -> (usize, usize) {
-        (0, self.body)
+    fn ids(&self) -> usize {
+        self.body
     }
 }
 
 impl<T: Width> Spanned<T> for InstanceSpan<T> {
+    type Ids = (usize, usize);
     fn span(&mut self) -> &mut Span<T> {
         &mut self.span
     }
     fn enter(&self) -> T {
         self.span.enter
     }
-    fn id(&self) -> (usize, usize) {
+    fn ids(&self) -> (usize, usize) {
         (self.instance, self.body)
     }
 }
@@ -204,5 +208,5 @@ pub(crate) fn clip<T: Width, A: Spanned<T>>(spans: &mut Vec<A>, end: T) {
     }
     // Only the spans raised to 0 change places: by id among themselves.
     let raised = spans.iter().take_while(|a| a.enter() == zero).count();
-    spans[..raised].sort_by_key(|a| a.id());
+    spans[..raised].sort_by_key(|a| a.ids());
 }

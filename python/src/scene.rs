@@ -11,14 +11,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use raysweep::nalgebra::{Rotation, SMatrix};
-use raysweep::{Aabb, Body, BodyNearest, BodySpan, Cast, Ellipsoid, PointQuery, Scene, Sphere};
+use raysweep::{Aabb, Body, BodyNearest, Cast, Ellipsoid, PointQuery, Scene, Sphere};
 
 use core::convert::Infallible;
 
 use crate::arrays::{PerRow, Width, column, points, same_rows, slice, table};
 use crate::bodies::Bodies;
-use crate::query::{QueryArgs, clip};
-use crate::rows::{columns, each, ragged, row_by_row};
+use crate::queries;
+use crate::query::QueryArgs;
+use crate::rows::{columns, ragged};
 use crate::threads::Run;
 
 /// A scene in one of the widths and dimensions Python gets.
@@ -304,112 +305,10 @@ fn held_bytes<T: Width, const D: usize, S>(scene: &Scene<T, D, S>) -> usize {
     size_of_val(scene.bodies()) + scene.hierarchy_bytes()
 }
 
-/// Spans in CSR form, as columns: offsets, body, enter, exit.
-fn span_columns<T: Width>(
-    py: Python<'_>,
-    (offsets, spans): (Vec<i64>, Vec<BodySpan<T>>),
-) -> PyResult<Py<PyAny>> {
-    let body = spans.iter().map(|s| s.body as i64).collect();
-    let enter = spans.iter().map(|s| s.span.enter).collect();
-    let exit = spans.iter().map(|s| s.span.exit).collect();
-    (
-        column(py, offsets),
-        column(py, body),
-        column(py, enter),
-        column(py, exit),
-    )
-        .into_py_any(py)
-}
-
 /// Body ids in CSR form, as columns: offsets, body.
 fn id_columns(py: Python<'_>, (offsets, ids): (Vec<i64>, Vec<usize>)) -> PyResult<Py<PyAny>> {
     let body = ids.into_iter().map(|id| id as i64).collect();
     (column(py, offsets), column(py, body)).into_py_any(py)
-}
-
-fn cast_rays<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let reach = read.reach("max_distance", rays.len())?;
-    let radius = read.radius(rays.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let hits = columns(
-        &run,
-        rays.len(),
-        row_by_row(|row| {
-            let ray = rays.get(row)?;
-            let hit = match radius {
-                None => scene.cast_ray_filtered(&ray, reach.at(row), keep),
-                Some(r) => scene.cast_sphere_filtered(&ray, r.at(row), reach.at(row), keep),
-            };
-            Ok(hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal)))
-        }),
-    )?
-    .map_err(|e| rays.first_error(e))?;
-    let py = run.py();
-    (
-        column(py, hits.value),
-        column(py, hits.id),
-        table(py, hits.point, D)?,
-        table(py, hits.normal, D)?,
-    )
-        .into_py_any(py)
-}
-
-fn hits_any<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let reach = read.reach("max_distance", rays.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let any = each(&run, rays.len(), |row| {
-        Ok(scene.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
-    })?
-    .map_err(|e| rays.first_error(e))?;
-    column(run.py(), any).into_py_any(run.py())
-}
-
-fn spans<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let rays = read.rays::<D>()?;
-    let radius = read.radius(rays.len())?;
-    let segment = read.segment(rays.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let found = ragged(&run, rays.len(), |row, out| {
-        let ray = rays.get(row)?;
-        match radius {
-            None => scene.ray_spans_filtered(&ray, out, keep),
-            Some(r) => scene.sphere_spans_filtered(&ray, r.at(row), out, keep),
-        }
-        if let Some(end) = segment {
-            clip(out, end.at(row));
-        }
-        Ok(())
-    })?
-    .map_err(|e| rays.first_error(e))?;
-    span_columns(run.py(), found)
-}
-
-fn containing<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let Ok(found) = ragged(&run, at.len(), |row, out| {
-        scene.containing_filtered(&at[row], out, keep);
-        Ok::<_, Infallible>(())
-    })?;
-    id_columns(run.py(), found)
 }
 
 fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
@@ -691,7 +590,7 @@ impl PyScene {
         let scene = self.now(origins.py());
         let mut args = ray_args(origins, directions, Some(max_distance), mask, threads);
         args.radius = radius;
-        on_scene!(&scene, s => cast_rays(s, &args))
+        on_scene!(&scene, s => queries::cast_rays(s, &args))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -705,7 +604,7 @@ impl PyScene {
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(origins.py());
         let args = ray_args(origins, directions, Some(max_distance), mask, threads);
-        on_scene!(&scene, s => hits_any(s, &args))
+        on_scene!(&scene, s => queries::hits_any(s, &args))
     }
 
     /// Every body each whole line (or a ball of `radius` moving along it) crosses, or only the
@@ -724,7 +623,7 @@ impl PyScene {
         let mut args = ray_args(origins, directions, None, mask, threads);
         args.radius = radius;
         args.segment = max_distance;
-        on_scene!(&scene, s => spans(s, &args))
+        on_scene!(&scene, s => queries::spans(s, &args))
     }
 
     /// The bodies containing each point: (offsets, body).
@@ -736,7 +635,7 @@ impl PyScene {
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
         let args = point_args(points, None, mask, threads);
-        on_scene!(&scene, s => containing(s, &args))
+        on_scene!(&scene, s => queries::containing(s, &args))
     }
 
     /// The body nearest to each point: (body, signed distance, point, normal).

@@ -13,22 +13,13 @@ use std::time::Instant;
 
 use raysweep::nalgebra::{Point3, Vector3};
 use raysweep::{Ray, Scene, Sphere};
-use raysweep_benches::Width;
-
-/// The `f64` values of file `name` in `dir`.
-fn read(dir: &Path, name: &str) -> Vec<f64> {
-    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|err| panic!("{name}: {err}"));
-    bytes
-        .chunks_exact(8)
-        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
-        .collect()
-}
+use raysweep_benches::{Width, read_f64};
 
 fn run<T: Width>(dir: &Path, repeats: usize) {
-    let centres = read(dir, "centres");
-    let radii = read(dir, "radii");
-    let origins = read(dir, "origins");
-    let directions = read(dir, "directions");
+    let centres = read_f64(dir, "centres");
+    let radii = read_f64(dir, "radii");
+    let origins = read_f64(dir, "origins");
+    let directions = read_f64(dir, "directions");
     let point = |v: &[f64]| Point3::new(T::of(v[0]), T::of(v[1]), T::of(v[2]));
     let balls: Vec<Sphere<T>> = centres
         .chunks_exact(3)

@@ -15,15 +15,7 @@ use std::time::Instant;
 
 use raysweep::nalgebra::{Point3, Vector3};
 use raysweep::{Instance, InstancedScene, Ray, Scene, Sphere};
-
-/// The `f64` values of file `name` in `dir`.
-fn read(dir: &Path, name: &str) -> Vec<f64> {
-    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|err| panic!("{name}: {err}"));
-    bytes
-        .chunks_exact(8)
-        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
-        .collect()
-}
+use raysweep_benches::read_f64;
 
 /// The median of `times`.
 fn median(mut times: Vec<f64>) -> f64 {
@@ -39,11 +31,11 @@ fn main() {
     let dir = Path::new(dir);
     let repeats: usize = repeats.parse().expect("a number of repeats");
     let (centres, radii, offsets) = (
-        read(dir, "centres"),
-        read(dir, "radii"),
-        read(dir, "offsets"),
+        read_f64(dir, "centres"),
+        read_f64(dir, "radii"),
+        read_f64(dir, "offsets"),
     );
-    let (origins, directions) = (read(dir, "origins"), read(dir, "directions"));
+    let (origins, directions) = (read_f64(dir, "origins"), read_f64(dir, "directions"));
     let balls: Vec<Sphere<f64>> = centres
         .chunks_exact(3)
         .zip(&radii)
