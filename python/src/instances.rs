@@ -273,15 +273,8 @@ impl PyInstancedScene {
         threads: Option<i64>,
         radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: Some(max_distance),
-            radius,
-            segment: None,
-            mask,
-            threads,
-        };
+        let mut args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
+        args.radius = radius;
         on_any!(&self.core, s => queries::cast_rays(s, &args))
     }
 
@@ -294,15 +287,7 @@ impl PyInstancedScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: Some(max_distance),
-            radius: None,
-            segment: None,
-            mask,
-            threads,
-        };
+        let args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
         on_any!(&self.core, s => queries::hits_any(s, &args))
     }
 
@@ -317,15 +302,8 @@ impl PyInstancedScene {
         threads: Option<i64>,
         max_distance: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let args = QueryArgs {
-            rows: origins,
-            directions: Some(directions),
-            distance: None,
-            radius: None,
-            segment: max_distance,
-            mask,
-            threads,
-        };
+        let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
+        args.segment = max_distance;
         on_any!(&self.core, s => queries::spans(s, &args))
     }
 
@@ -336,15 +314,7 @@ impl PyInstancedScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
-        let args = QueryArgs {
-            rows: points,
-            directions: None,
-            distance: None,
-            radius: None,
-            segment: None,
-            mask,
-            threads,
-        };
+        let args = QueryArgs::of_points(points, None, mask, threads);
         on_any!(&self.core, s => queries::containing(s, &args))
     }
 }

@@ -41,6 +41,43 @@ pub(crate) struct Read<'py, T: Width> {
 }
 
 impl<'py> QueryArgs<'py> {
+    /// The arguments of a ray query (no radius, no segment: set them after).
+    pub(crate) fn of_rays(
+        origins: Bound<'py, PyAny>,
+        directions: Bound<'py, PyAny>,
+        max_distance: Option<Bound<'py, PyAny>>,
+        mask: Option<Bound<'py, PyAny>>,
+        threads: Option<i64>,
+    ) -> Self {
+        QueryArgs {
+            rows: origins,
+            directions: Some(directions),
+            distance: max_distance,
+            radius: None,
+            segment: None,
+            mask,
+            threads,
+        }
+    }
+
+    /// The arguments of a point query.
+    pub(crate) fn of_points(
+        points: Bound<'py, PyAny>,
+        distance: Option<Bound<'py, PyAny>>,
+        mask: Option<Bound<'py, PyAny>>,
+        threads: Option<i64>,
+    ) -> Self {
+        QueryArgs {
+            rows: points,
+            directions: None,
+            distance,
+            radius: None,
+            segment: None,
+            mask,
+            threads,
+        }
+    }
+
     /// The arrays, as arrays of width `T` (a `TypeError` where one is not), and the call's
     /// threads.
     pub(crate) fn read<T: Width>(&self) -> PyResult<(Read<'py, T>, Run<'py>)> {

@@ -440,43 +440,6 @@ impl<T: Copy> Kind<T> {
     }
 }
 
-/// The query arguments of a ray query.
-fn ray_args<'py>(
-    origins: Bound<'py, PyAny>,
-    directions: Bound<'py, PyAny>,
-    max_distance: Option<Bound<'py, PyAny>>,
-    mask: Option<Bound<'py, PyAny>>,
-    threads: Option<i64>,
-) -> QueryArgs<'py> {
-    QueryArgs {
-        rows: origins,
-        directions: Some(directions),
-        distance: max_distance,
-        radius: None,
-        segment: None,
-        mask,
-        threads,
-    }
-}
-
-/// The query arguments of a point query.
-fn point_args<'py>(
-    points: Bound<'py, PyAny>,
-    distance: Option<Bound<'py, PyAny>>,
-    mask: Option<Bound<'py, PyAny>>,
-    threads: Option<i64>,
-) -> QueryArgs<'py> {
-    QueryArgs {
-        rows: points,
-        directions: None,
-        distance,
-        radius: None,
-        segment: None,
-        mask,
-        threads,
-    }
-}
-
 #[pymethods]
 impl PyScene {
     /// A scene of the bodies the arrays describe (each pair or triple optional), of width
@@ -588,7 +551,7 @@ impl PyScene {
         radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(origins.py());
-        let mut args = ray_args(origins, directions, Some(max_distance), mask, threads);
+        let mut args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
         args.radius = radius;
         on_scene!(&scene, s => queries::cast_rays(s, &args))
     }
@@ -603,7 +566,7 @@ impl PyScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(origins.py());
-        let args = ray_args(origins, directions, Some(max_distance), mask, threads);
+        let args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
         on_scene!(&scene, s => queries::hits_any(s, &args))
     }
 
@@ -620,7 +583,7 @@ impl PyScene {
         max_distance: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(origins.py());
-        let mut args = ray_args(origins, directions, None, mask, threads);
+        let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.radius = radius;
         args.segment = max_distance;
         on_scene!(&scene, s => queries::spans(s, &args))
@@ -634,7 +597,7 @@ impl PyScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
-        let args = point_args(points, None, mask, threads);
+        let args = QueryArgs::of_points(points, None, mask, threads);
         on_scene!(&scene, s => queries::containing(s, &args))
     }
 
@@ -647,7 +610,7 @@ impl PyScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
-        let args = point_args(points, Some(max_distance), mask, threads);
+        let args = QueryArgs::of_points(points, Some(max_distance), mask, threads);
         on_scene!(&scene, s => nearest(s, &args))
     }
 
@@ -660,7 +623,7 @@ impl PyScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
-        let args = point_args(points, Some(distance), mask, threads);
+        let args = QueryArgs::of_points(points, Some(distance), mask, threads);
         on_scene!(&scene, s => within(s, &args))
     }
 }
