@@ -1,5 +1,5 @@
 //! numpy arrays in and out: rows of points and rays read from the arrays the Python layer hands
-//! over (native, C-contiguous, of the scene's width: `raysweep/__init__.py` makes them so), every
+//! over (native, C-contiguous, of the scene's width: `raysweep/_arrays.py` makes them so), every
 //! bad value a `ValueError` naming its row; answers handed to numpy without a copy.
 
 use numpy::ndarray::{Array1, Array2};

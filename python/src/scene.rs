@@ -117,7 +117,7 @@ impl PyScene {
     }
 }
 
-/// The arrays describing one kind of body, as `raysweep/__init__.py` passes them.
+/// The arrays describing one kind of body, as `raysweep/_scene.py` passes them.
 type Spheres<'py> = Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
 type Ellipsoids<'py> = Option<(
     Bound<'py, PyAny>,
