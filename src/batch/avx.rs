@@ -5,8 +5,9 @@
 //! with the same rounding, so a group of four returns the same bits as four single casts. Written
 //! with the instructions themselves rather than left to the compiler's vectoriser, which turned
 //! the portable lanes ([`F64x4`](super::lanes::F64x4)) into vector code in some builds and into
-//! scalar code with shuffles in others: with thin LTO in one codegen unit, 2.4 times the
-//! instructions per ray of the default profile in the `f64` box batch (docs/performance.md).
+//! scalar code with shuffles in others: with thin LTO in one codegen unit, more than twice the
+//! instructions per ray of the default profile in the `f64` box batch (docs/ARCHITECTURE.md,
+//! "Lanes and the batch").
 //!
 //! The intrinsics require AVX (and FMA for [`Lane::mul_add`]), so Rust calls them `unsafe` in
 //! code that does not itself enable those features, as these `#[inline(always)]` methods do not.

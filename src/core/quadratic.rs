@@ -463,8 +463,8 @@ impl Shortcut {
 ///   ulp of the quotient, which is nothing against the shortcut's margin of `2^12` such sizes.
 /// - The maxima are [`Lane::max`], one `maxsd` each on x86 where `f64::max` takes five
 ///   instructions for its NaN case; the operands are finite for a finite centre and radii.
-///   (The running maximum is their first operand: the other order cost the `f32` sphere batch
-///   2 % in a trial, by its register allocation; docs/performance.md.)
+///   (The running maximum is their first operand: the other order measured slower in the `f32`
+///   sphere batch, by its register allocation.)
 #[inline(always)]
 pub(crate) fn point_scale<const D: usize>(centre: &SVector<f64, D>, outer: f64, inner: f64) -> f64 {
     let inverse_root = 1.0 / crate::real::sqrt(D as f64);

@@ -77,7 +77,7 @@ impl<const D: usize> Bounds<D> {
 /// A body's box in its width, and its id: 32 bytes in `f32` (three dimensions), 56 in `f64`.
 /// The id is a `u64`, not the `u32` it fits in, so that an `f32` item is 32 bytes, not 28: the
 /// partition swaps items, and a 28-byte item was moved as two overlapping 16-byte halves whose
-/// reloads missed store forwarding (the `f32` build took 1.2 times as long).
+/// reloads missed store forwarding (the `f32` build measured markedly slower).
 #[derive(Clone, Copy)]
 struct Item<T, const D: usize> {
     min: [T; D],

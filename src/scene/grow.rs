@@ -44,13 +44,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// body, in a free place, or, where that would deepen the tree, by splitting full nodes as an
     /// R-tree does, so that the tree stays balanced in any order of bodies), and the hierarchy is
     /// built anew once the scene has doubled since it was last built, or the tree has grown four
-    /// levels deeper than it was built: amortised `O(log n)` per body (2.5 µs per ball, pushing
-    /// `10^5` balls one by one, against 0.45 µs built at once). The first push (or
-    /// [`Scene::set_body`]) after a build also links each node to its parent, which queries never
-    /// need and a build does not keep: one pass over the nodes, 0.7 ms at `10^5` balls (8.6 ms at
-    /// `10^6`, 2 % of the build). First hits in a scene of `10^5` balls grown one by one take 1.1
-    /// times those of one built at once, as where half the balls came after the last build (the
-    /// most there can be); [`Scene::rebuild`] makes it one built at once.
+    /// levels deeper than it was built: amortised `O(log n)` per body, a few times a body's share
+    /// of a build. The first push (or [`Scene::set_body`]) after a build also links each node to
+    /// its parent, which queries never need and a build does not keep: one pass over the nodes,
+    /// a small part of the build. A scene grown one by one answers first hits a little slower
+    /// than one built at once (as where half the bodies came after the last build, the most
+    /// there can be); [`Scene::rebuild`] makes it one built at once. The measured figures are in
+    /// `docs/performance.md`, "Growing scenes and `contains`".
     ///
     /// # Panics
     ///

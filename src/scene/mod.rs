@@ -15,6 +15,9 @@
 //! - [`bound`]: a point's signed distance to a node's children's boxes, from below, with the
 //!   argument why a skipped child holds no answer.
 //! - [`proximity`]: the nearest body to a point, and the bodies within a distance of it.
+//! - [`search`]: one nearest search as a state advanced a node at a time, so that batches run
+//!   several side by side.
+//! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
 //! - [`traverse`]: the stack, the depth-first walk and the breadth-first sweep the queries share.
 //! - here: [`Scene`] and its ray queries.
 

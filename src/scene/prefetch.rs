@@ -3,9 +3,9 @@
 //! A first-hit traversal reads a node, picks the nearest child it meets to visit next and puts
 //! the others on its stack: each read waits on the one before, and a scene larger than the
 //! processor's caches waits on memory at each. Prefetching every child met as soon as it is found
-//! lets those loads overlap the work on the nearer ones: per ray at `10^5` spheres (the workload
-//! of `benches/obvhs.rs`, default profile), 574 ns without, 487 ns with; at `10^3`, where the
-//! hierarchy sits in the first-level cache, 232 and 228.
+//! lets those loads overlap the work on the nearer ones. It measured faster where the hierarchy
+//! is larger than the caches (`10^5` spheres, the workload of `benches/benches/obvhs.rs`) and
+//! the same where it sits in the first-level cache (`10^3`); `docs/performance.md`, "Scenes".
 
 /// Starts loading the cache lines that hold `*item`, as far as its first four; reads nothing
 /// and does nothing on targets other than x86-64.

@@ -90,10 +90,10 @@ impl<T: Real, const D: usize> Search<T, D> {
             let kept = kept & used;
             if kept != 0 {
                 // The nearest is visited next; the others wait on the stack, the farther of two
-                // deeper, three in lane order (sorting them cost more than it saved: 665 against
-                // 600 ns per point at 10^3). The gathering below is also in `Scene::first`; one
-                // shared `#[inline(always)]` helper made `nearest_batch` 17 % slower in `f32` at
-                // 10^5 balls (789 against 922 ns per point), so each keeps its own.
+                // deeper, three in lane order (sorting them measured slower than it saved). The
+                // gathering below is also in `Scene::first`; one shared `#[inline(always)]` helper
+                // measured slower for `nearest_batch`, so each keeps its own (the scene's house
+                // issue is to share one traversal without that cost).
                 let mut found = [(0u32, 0.0f32); WIDTH];
                 let mut count = 0;
                 let mut bits = kept;

@@ -170,7 +170,7 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     pub(super) bodies: usize,
     /// Each node's parent (`u32::MAX` for the root), for refits and insertions: empty until
     /// [`Hierarchy::link`] (the queries need no back links, and a scene that is only queried
-    /// keeps 6 bytes per body less).
+    /// keeps them out of memory).
     pub(super) parents: Vec<u32>,
     /// The node that holds each body, with [`Hierarchy::parents`].
     pub(super) node_of: Vec<u32>,
@@ -341,7 +341,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// Refits the boxes on the path from `node` to the root: each parent's lane for a node on
     /// the path becomes the union of that node's children's boxes. Where `growing` (boxes on the
     /// path have only grown), a lane that already holds that union is left as it is: re-encoding
-    /// a node costs about 70 ns, reading one a few nanoseconds.
+    /// a node costs far more than reading one.
     pub(super) fn refit_from(&mut self, mut node: usize, growing: bool) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
@@ -371,10 +371,9 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 }
 
 /// The levels of nodes, from the root, stored whole (`f32` planes aside, `src/scene/packed.rs`):
-/// every query reads them, and skipping their decoding took a first hit at `10^3` balls from
-/// 1.06 to 0.97 times obvhs's time, for `1 + 4 + 16` nodes, 2 kB. (Storing whole as many levels
-/// as a node per 24 bodies allows made rays at `10^6` 15 % slower: the planes aside cost a
-/// second cache line per node.)
+/// every query reads them, and skipping their decoding made first hits in small scenes faster,
+/// for `1 + 4 + 16` nodes, 2 kB. (Storing whole as many levels as a node per 24 bodies allows
+/// made rays in large scenes slower: the planes aside cost a second cache line per node.)
 const WHOLE: usize = 3;
 
 /// Parts of more bodies than this are left by the top levels' build for subtrees of their own:
@@ -514,8 +513,8 @@ fn grow_each<T: Real, const D: usize>(
 /// those); a part of [`WIDTH`] bodies or one body stays whole, unless the node has no more
 /// bodies than lanes, and takes each as a child. A part of two to [`WIDTH`] bodies
 /// becomes a node of single bodies: splitting one of two saves that node, one of three costs
-/// none, one of four would make two nodes of one, so the nodes stay full (0.42 nodes per body
-/// at `10^5` balls, against 0.51 splitting the widest part of any size).
+/// none, one of four would make two nodes of one, so the nodes stay full (fewer nodes per body
+/// than splitting the widest part of any size; `docs/performance.md`, "Against obvhs 0.4").
 fn parts<T: Real, const D: usize>(
     items: &mut Items<T, D>,
     bodies: Subset<D>,

@@ -240,7 +240,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
             unit(h)
         } else {
             // `unit` in two steps, so that its usual case is in line: the `f64` casts compiled for
-            // FMA did not inline all of it, and took 28 ns against 22 (docs/performance.md).
+            // FMA did not inline all of it, and were slower for it (docs/performance.md, "Single
+            // casts against parry").
             let (in_range, normal, _): (bool, [f64; D], _) = unit_in_range(&(*h).into());
             if in_range {
                 Some(normal.into())
