@@ -93,8 +93,8 @@ impl Pool {
     }
 }
 
-/// Whether a block of rows runs on the calling thread alone: a block of a few rows. (The blocks
-/// of [`Run::blocks`] that are go to no pool, and `crate::rows` answers them without rayon.)
+/// Whether a block of rows runs on the calling thread alone: a block of a few rows. Such blocks
+/// of [`Run::blocks`] go to no pool, and `crate::rows` answers them without rayon.
 pub(crate) fn serial(rows: &Range<usize>) -> bool {
     rows.len() <= FIRST_BLOCK
 }
