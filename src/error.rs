@@ -90,6 +90,18 @@ pub enum Error {
         /// The far corner there, in `f64`.
         corner: f64,
     },
+    /// A slice has the wrong number of entries: a volume not one value per cell of its grid, or
+    /// values or sums not one per ray ([`Grid::project`](crate::Grid::project),
+    /// [`Grid::backproject`](crate::Grid::backproject)).
+    Length {
+        /// Which slice: `"volume"`, `"values"` or `"sums"`.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "argument_name"))]
+        what: ArgumentName,
+        /// The entries it has.
+        len: usize,
+        /// The entries it needs (`usize::MAX` for a grid of more cells than that).
+        expected: usize,
+    },
     /// A rotation matrix is not orthonormal: the largest entry of `RᵀR − I` exceeds the tolerance
     /// ([`ORTHONORMAL_TOLERANCE`](crate::ORTHONORMAL_TOLERANCE) times the width's epsilon).
     NotOrthonormal {
@@ -137,6 +149,18 @@ impl PartialEq for Error {
                 axis == a && same(corner, c)
             }
             (NotOrthonormal { deviation }, NotOrthonormal { deviation: d }) => same(deviation, d),
+            (
+                Length {
+                    what,
+                    len,
+                    expected,
+                },
+                Length {
+                    what: w,
+                    len: l,
+                    expected: e,
+                },
+            ) => what == w && len == l && expected == e,
             _ => false,
         }
     }
@@ -178,6 +202,11 @@ impl fmt::Display for Error {
                 f,
                 "the grid's far corner on axis {axis} is {corner}: it overflows, or reaches 2^1000"
             ),
+            Error::Length {
+                what,
+                len,
+                expected,
+            } => write!(f, "{what} has {len} entries: expected {expected}"),
             Error::NotOrthonormal { deviation } => write!(
                 f,
                 "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e}"
@@ -204,7 +233,7 @@ where
 
 /// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
 #[cfg(feature = "serde")]
-const ARGUMENTS: [&str; 12] = [
+const ARGUMENTS: [&str; 15] = [
     "origin",
     "direction",
     "point a",
@@ -217,6 +246,9 @@ const ARGUMENTS: [&str; 12] = [
     "max",
     "half_extents",
     "cell_size",
+    "volume",
+    "values",
+    "sums",
 ];
 
 /// Deserializes an argument name into the matching `&'static str`.

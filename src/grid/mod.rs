@@ -4,9 +4,12 @@
 //! - [`planes`]: where a line crosses each plane of an axis, from the plane's index, and on which
 //!   side of the origin a plane lies, exactly.
 //! - [`walk`]: [`GridWalk`], the cells in order along the ray.
+//! - [`project`]: [`Grid::project`] and [`Grid::backproject`], line integrals through a volume
+//!   and their adjoint, each exactly its loop over the walks.
 //! - here: [`Grid`] and [`GridCell`].
 
 mod planes;
+mod project;
 mod walk;
 
 pub use walk::GridWalk;

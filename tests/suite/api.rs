@@ -62,6 +62,14 @@ fn signatures<T: raysweep::Real, const D: usize>() {
     let _: fn(Point<T, D>, SVector<T, D>, [usize; D]) -> Result<Grid<T, D>, Error> = Grid::new;
     let _: fn(&Grid<T, D>, &Ray<T, D>, T) -> GridWalk<T, D> = Grid::walk;
     let _: fn(&Grid<T, D>, [usize; D]) -> usize = Grid::flat_index;
+    type Projector<T, const D: usize> =
+        fn(&Grid<T, D>, &[T], &[Ray<T, D>], T, &mut [T]) -> Result<(), Error>;
+    let _: Projector<T, D> = Grid::project;
+    let _: Projector<T, D> = Grid::backproject;
+    #[cfg(feature = "rayon")]
+    let _: Projector<T, D> = Grid::project_par;
+    #[cfg(feature = "rayon")]
+    let _: Projector<T, D> = Grid::backproject_par;
     walk_of::<T, D, GridWalk<T, D>>();
     let cell = GridCell::<T, D> {
         index: [0; D],

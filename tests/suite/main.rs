@@ -14,6 +14,7 @@ mod instances;
 mod phantom;
 mod point;
 mod precision;
+mod projectors;
 mod properties;
 mod proximity;
 mod push;

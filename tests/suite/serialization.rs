@@ -97,6 +97,11 @@ fn errors_round_trip() {
             axis: 2,
             corner: 1e39,
         },
+        Error::Length {
+            what: "volume",
+            len: 3,
+            expected: 64,
+        },
     ];
     for e in errors {
         // JSON has no infinity, so that one goes through a format that has: serde's own tokens

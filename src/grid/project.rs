@@ -1,0 +1,225 @@
+//! Projections through a grid: each ray's line integral through a volume ([`Grid::project`]) and
+//! its adjoint, the back projection ([`Grid::backproject`]), the two operators of iterative
+//! tomographic reconstruction (Kaczmarz, SIRT, CGLS; Kak and Slaney, "Principles of Computerized
+//! Tomographic Imaging", 1988, ch. 7).
+//!
+//! Each is exactly the loop over [`Grid::walk`] that defines it, bit for bit: `project` adds
+//! `volume[cell]·(exit − enter)` in walk order from zero; `backproject` adds `values[i]·(exit −
+//! enter)` to each cell a ray crosses, the rays in order. The `_par` forms (feature `rayon`) keep
+//! those bits on any thread count: a projection's rays are independent, and a back projection's
+//! walks run in parallel a block of rays at a time while their contributions are added in ray
+//! order (a walk crosses a cell once, so each cell sees its contributions in ray order).
+//!
+//! A volume is one value per cell in [`Grid::flat_index`] order (C order, the last axis fastest).
+
+use super::Grid;
+use crate::error::Error;
+use crate::ray::Ray;
+use crate::real::Real;
+
+/// Rays whose contributions a parallel back projection gathers before adding them in order.
+#[cfg(feature = "rayon")]
+const BLOCK: usize = 4096;
+
+impl<T: Real, const D: usize> Grid<T, D> {
+    /// `sums[i]` = the line integral of `volume` along `rays[i]`'s walk up to `max_distance`: the
+    /// sum of `volume[flat_index(cell)]·(exit − enter)` over [`Grid::walk`], added in walk order
+    /// from zero, exactly that loop's bits. `volume` holds one value per cell in
+    /// [`Grid::flat_index`] order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Length`], with nothing written, if `volume` does not hold one value per cell or
+    /// `sums` one per ray.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Grid, Ray};
+    ///
+    /// // 3 × 2 cells of 1; the volume 0, 1, …, 5 in C order (the last axis fastest).
+    /// let grid = Grid::new(Point2::origin(), Vector2::repeat(1.0), [3, 2])?;
+    /// let volume: Vec<f64> = (0..6).map(f64::from).collect();
+    /// let rays = [Ray::new(Point2::new(-1.0, 0.5), Vector2::x())?];
+    /// let mut sums = [0.0];
+    /// grid.project(&volume, &rays, f64::INFINITY, &mut sums)?;
+    /// assert_eq!(sums, [0.0 + 2.0 + 4.0]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn project(
+        &self,
+        volume: &[T],
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        sums: &mut [T],
+    ) -> Result<(), Error> {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("sums", sums.len(), rays.len())?;
+        for (ray, sum) in rays.iter().zip(sums) {
+            *sum = self.line_integral(volume, &strides, ray, max_distance);
+        }
+        Ok(())
+    }
+
+    /// Adds `values[i]·(exit − enter)` to `volume[flat_index(cell)]` for every cell of
+    /// `rays[i]`'s walk up to `max_distance`, for every ray in order: the adjoint of
+    /// [`Grid::project`] (for any volume `x` and values `y`, `⟨project(x), y⟩ = ⟨x,
+    /// backproject(y)⟩` in exact arithmetic). The contributions to each cell are added in ray
+    /// order, exactly that loop's bits; `volume` is added to, not cleared.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Length`], with nothing written, if `volume` does not hold one value per cell or
+    /// `values` one per ray.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Grid, Ray};
+    ///
+    /// let grid = Grid::new(Point2::origin(), Vector2::repeat(1.0), [3, 2])?;
+    /// let rays = [Ray::new(Point2::new(-1.0, 0.5), Vector2::x())?];
+    /// let mut volume = vec![0.0; 6];
+    /// grid.backproject(&[2.0], &rays, f64::INFINITY, &mut volume)?;
+    /// assert_eq!(volume, [2.0, 0.0, 2.0, 0.0, 2.0, 0.0]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn backproject(
+        &self,
+        values: &[T],
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        volume: &mut [T],
+    ) -> Result<(), Error> {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("values", values.len(), rays.len())?;
+        for (ray, &value) in rays.iter().zip(values) {
+            for cell in self.walk(ray, max_distance) {
+                volume[flat(&strides, &cell.index)] += value * (cell.exit - cell.enter);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Grid::project`] with the rays spread over rayon's thread pool: the same bits. Available
+    /// with the crate feature `rayon`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Grid::project`].
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn project_par(
+        &self,
+        volume: &[T],
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        sums: &mut [T],
+    ) -> Result<(), Error>
+    where
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("sums", sums.len(), rays.len())?;
+        rays.par_iter()
+            .zip(sums.par_iter_mut())
+            .with_min_len(64)
+            .for_each(|(ray, sum)| *sum = self.line_integral(volume, &strides, ray, max_distance));
+        Ok(())
+    }
+
+    /// [`Grid::backproject`] with the walks spread over rayon's thread pool, a block of rays at a
+    /// time, their contributions added in ray order: the same bits on any thread count.
+    /// Available with the crate feature `rayon`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Grid::backproject`].
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn backproject_par(
+        &self,
+        values: &[T],
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        volume: &mut [T],
+    ) -> Result<(), Error>
+    where
+        T: Send + Sync,
+    {
+        use alloc::vec::Vec;
+        use rayon::prelude::*;
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("values", values.len(), rays.len())?;
+        for (rays, values) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)) {
+            let crossed: Vec<Vec<(usize, T)>> = rays
+                .par_iter()
+                .zip(values)
+                .map(|(ray, &value)| {
+                    self.walk(ray, max_distance)
+                        .map(|c| (flat(&strides, &c.index), value * (c.exit - c.enter)))
+                        .collect()
+                })
+                .collect();
+            for (cell, add) in crossed.into_iter().flatten() {
+                volume[cell] += add;
+            }
+        }
+        Ok(())
+    }
+
+    /// `ray`'s line integral through `volume` (laid out by `strides`) up to `max_distance`.
+    #[inline]
+    fn line_integral(
+        &self,
+        volume: &[T],
+        strides: &[usize; D],
+        ray: &Ray<T, D>,
+        max_distance: T,
+    ) -> T {
+        self.walk(ray, max_distance).fold(T::zero(), |sum, c| {
+            sum + volume[flat(strides, &c.index)] * (c.exit - c.enter)
+        })
+    }
+
+    /// The strides of a volume of every cell in C order, after checking that `len` (the length
+    /// of the slice named `what`) is the number of cells.
+    fn volume_strides(&self, what: &'static str, len: usize) -> Result<[usize; D], Error> {
+        let count = self.cells.iter().try_fold(1usize, |n, &c| n.checked_mul(c));
+        if count != Some(len) {
+            return Err(Error::Length {
+                what,
+                len,
+                expected: count.unwrap_or(usize::MAX),
+            });
+        }
+        let mut strides = [1; D];
+        for a in (0..D.saturating_sub(1)).rev() {
+            strides[a] = strides[a + 1] * self.cells[a + 1];
+        }
+        Ok(strides)
+    }
+}
+
+/// The position of `index` in a volume laid out by `strides` (every index below its count, so
+/// within the volume's length).
+#[inline]
+fn flat<const D: usize>(strides: &[usize; D], index: &[usize; D]) -> usize {
+    index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
+/// `Err(Error::Length)` unless a slice named `what` of `len` entries has `expected`.
+fn same_length(what: &'static str, len: usize, expected: usize) -> Result<(), Error> {
+    if len == expected {
+        Ok(())
+    } else {
+        Err(Error::Length {
+            what,
+            len,
+            expected,
+        })
+    }
+}
