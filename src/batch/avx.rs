@@ -12,7 +12,7 @@
 //! The intrinsics require AVX (and FMA for [`Lane::mul_add`]), so Rust calls them `unsafe` in
 //! code that does not itself enable those features, as these `#[inline(always)]` methods do not.
 //! They are sound here because an `Avx4` exists only inside the functions of
-//! [`with_wide_registers`](super::dispatch::with_wide_registers) that are compiled for AVX2 and
+//! [`with_vector_registers`](super::dispatch::with_vector_registers) that are compiled for AVX2 and
 //! FMA and called only after the CPU was found to have them: `dispatch.rs` is the only module
 //! that names this type, and it hands it to a batch's generic loop only there. Inlined into
 //! those functions, every intrinsic becomes its one instruction.

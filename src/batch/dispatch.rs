@@ -2,7 +2,7 @@
 //! where the CPU has them, detected at run time (with `std`).
 //!
 //! Code compiled for the default x86-64 target may not use them, and a function compiled with a
-//! target feature cannot be inlined into one without it. So [`with_wide_registers`] runs the
+//! target feature cannot be inlined into one without it. So [`with_vector_registers`] runs the
 //! batch's loop inside a function compiled with the features (the crate's `unsafe` calls, each
 //! guarded by the detection), where the loop and everything it inlines are compiled with them
 //! too. The results are the same bits in every tier: the instructions differ in width, not in
@@ -74,7 +74,7 @@ fn available() -> Registers {
     })
 }
 
-/// A batch's work, generic over the [`Four`] lanes it runs on, so that [`with_wide_registers`]
+/// A batch's work, generic over the [`Four`] lanes it runs on, so that [`with_vector_registers`]
 /// can run it in the lanes that go with the registers it chooses.
 pub(crate) trait Job {
     /// What the work returns.
@@ -106,7 +106,7 @@ type WideLanes = F64x4;
 /// without it: the math library's `fma`, correct and slower. On AArch64 the base target's 128-bit
 /// registers are what there is, and the products are fused.
 #[inline(always)]
-pub(crate) fn with_wide_registers<J: Job>(widest: Registers, job: J) -> J::Output {
+pub(crate) fn with_vector_registers<J: Job>(widest: Registers, job: J) -> J::Output {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
     match available().min(widest) {
         // SAFETY: `avx512` only requires the CPU to support AVX-512F, AVX-512VL, AVX2 and FMA,
@@ -168,7 +168,7 @@ mod tests {
             }
         }
         for widest in tiers {
-            let (products, used) = with_wide_registers(widest, Tier);
+            let (products, used) = with_vector_registers(widest, Tier);
             assert!(used <= widest, "{used:?} for {widest:?}");
             assert!(cap.is_none_or(|cap| used <= cap), "{used:?} under {cap:?}");
             assert_eq!(used, available().min(widest));

@@ -31,7 +31,7 @@ use crate::core::lane::build;
 use crate::hit::Hit;
 use crate::ray::Ray;
 use crate::real::Real;
-use dispatch::{Job, Registers, with_wide_registers};
+use dispatch::{Job, Registers, with_vector_registers};
 use lanes::{Four, FourMask};
 #[cfg(target_arch = "x86_64")]
 use transpose::ray_lanes;
@@ -100,7 +100,7 @@ pub(crate) trait FourQuery<T: Real, const D: usize>: LineQuery<T, D> {
 /// ([`FourQuery`]). The rays go through it four at a time, the lanes it does not answer and the
 /// last few rays one by one through [`cast_ray`], and every answer gets the edge semantics of
 /// [`cast_ray`], so the hits are the bits that single casts return. The groups run inside
-/// [`with_wide_registers`], up to the shape's [`FourQuery::WIDEST`] registers, in the lanes and
+/// [`with_vector_registers`], up to the shape's [`FourQuery::WIDEST`] registers, in the lanes and
 /// with the [`Products`] that go with them (those a single cast of the shape must use too).
 ///
 /// # Panics
@@ -128,7 +128,7 @@ pub(crate) fn cast_rays_by_four<T, const D: usize, S>(
         max_distance,
         max,
     };
-    with_wide_registers(S::WIDEST, batch);
+    with_vector_registers(S::WIDEST, batch);
 }
 
 /// How many rays a filtering batch ([`FourQuery::FILTERS`]) sorts before it casts the ones left:
@@ -353,7 +353,7 @@ impl<T: Real, const D: usize, S: FourQuery<T, D>, V: Four> Groups<'_, T, D, S, V
 
 /// [`cast_ray`] for a ray of a batch that the lanes leave: out of line, so that the batch loop
 /// does not carry a copy of the single cast per lane. (Compiled without the target features of
-/// [`with_wide_registers`], its [`Products::Fused`] are calls to the math library's `fma`: these
+/// [`with_vector_registers`], its [`Products::Fused`] are calls to the math library's `fma`: these
 /// rays are few.)
 #[inline(never)]
 fn cast_one<T: Real, const D: usize, S: LineQuery<T, D>>(

@@ -24,8 +24,8 @@ pub(crate) fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
 /// unless the product overflows or its error falls below the normal range (a factor below about
 /// `2^-960`, such as a direction component far smaller than the others), where both are inexact
 /// and may differ in the last subnormal bit. The choice changes the speed, not the answers: the
-/// single casts and the batches of one CPU choose alike (see [`with_wide_registers`](
-/// crate::batch::dispatch::with_wide_registers)), so a batch returns the single casts' bits either way.
+/// single casts and the batches of one CPU choose alike (see [`with_vector_registers`](
+/// crate::batch::dispatch::with_vector_registers)), so a batch returns the single casts' bits either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Products {
     /// Dekker's product with Veltkamp's split: about 17 operations, for code that has no fused
@@ -36,7 +36,7 @@ pub(crate) enum Products {
     /// target feature, that is one instruction; elsewhere it is a call to the math library's
     /// `fma`, correct but slow, so this is chosen only inside
     /// [`with_fused_products`](crate::fused::with_fused_products) and
-    /// [`with_wide_registers`](crate::batch::dispatch::with_wide_registers) on a CPU that has FMA.
+    /// [`with_vector_registers`](crate::batch::dispatch::with_vector_registers) on a CPU that has FMA.
     Fused,
 }
 

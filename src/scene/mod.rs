@@ -22,18 +22,17 @@
 //! - here: [`Scene`] and its ray queries.
 
 mod body;
-mod bound;
 mod build;
-mod grow;
+mod hierarchy;
+mod insert;
 mod instance;
-mod narrow;
-mod packed;
+mod lower_bound;
+mod node;
 mod prefetch;
 mod probe;
 mod proximity;
 mod search;
 mod traverse;
-mod wide;
 
 pub use body::{Body, BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
@@ -48,8 +47,9 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-use probe::{Line, Narrow, Probe, reach};
-use wide::Hierarchy;
+use hierarchy::Hierarchy;
+use node::MAX_BODIES;
+use probe::{F32Probe, F64Probe, Line, entry_limit};
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -170,6 +170,21 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     pub fn hierarchy_bytes(&self) -> usize {
         self.hierarchy.bytes()
     }
+
+    /// The scene of `bodies` whose boxes (as `min`, `max` in the width, none NaN) `box_of`
+    /// gives: [`Scene::new`], and the instanced scene's hierarchy over its instances, whose boxes
+    /// are not a [`Shape::aabb`](crate::Shape::aabb).
+    pub(crate) fn with_boxes(bodies: Vec<S>, box_of: impl Fn(&S) -> ([T; D], [T; D])) -> Self {
+        assert!(
+            bodies.len() < MAX_BODIES,
+            "{} bodies; a scene holds fewer than 2^31 - 1",
+            bodies.len()
+        );
+        Scene {
+            hierarchy: Hierarchy::build(bodies.iter().map(box_of)),
+            bodies,
+        }
+    }
 }
 
 impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
@@ -286,9 +301,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         filter: impl FnMut(usize) -> bool,
     ) -> Option<BodyHit<T, D>> {
         let cast = kept(filter, |body: &S, _| body.cast_ray(ray, max_distance));
-        let first = match Narrow::of(ray, 0.0) {
+        let first = match F32Probe::of(ray, 0.0) {
             Some(line) => self.first(&line, max_distance.to_wide(), cast),
-            None => self.first(&Probe::of(ray, 0.0), max_distance.to_wide(), cast),
+            None => self.first(&F64Probe::of(ray, 0.0), max_distance.to_wide(), cast),
         };
         first.map(|(body, hit)| BodyHit { body, hit })
     }
@@ -338,9 +353,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         let cast = kept(filter, |body: &S, _| {
             body.cast_sphere(ray, radius, max_distance)
         });
-        let first = match Narrow::of(ray, grow) {
+        let first = match F32Probe::of(ray, grow) {
             Some(line) => self.first(&line, max_distance.to_wide(), cast),
-            None => self.first(&Probe::of(ray, grow), max_distance.to_wide(), cast),
+            None => self.first(&F64Probe::of(ray, grow), max_distance.to_wide(), cast),
         };
         first.map(|(body, hit)| BodyHit { body, hit })
     }
@@ -376,9 +391,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             return false;
         }
         let hits = |body: &S| body.cast_ray(ray, max_distance).is_some();
-        match Narrow::of(ray, 0.0) {
-            Some(line) => self.any(&line, reach(max), filter, hits),
-            None => self.any(&Probe::of(ray, 0.0), reach(max), filter, hits),
+        match F32Probe::of(ray, 0.0) {
+            Some(line) => self.any(&line, entry_limit(max), filter, hits),
+            None => self.any(&F64Probe::of(ray, 0.0), entry_limit(max), filter, hits),
         }
     }
 
@@ -415,7 +430,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         spans: &mut Vec<BodySpan<T>>,
         filter: impl FnMut(usize) -> bool,
     ) {
-        self.spans(&Probe::of(ray, 0.0), spans, filter, |body| {
+        self.spans(&F64Probe::of(ray, 0.0), spans, filter, |body| {
             body.ray_span(ray)
         });
     }
@@ -458,7 +473,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             spans.clear();
             return;
         }
-        self.spans(&Probe::of(ray, grow), spans, filter, |body| {
+        self.spans(&F64Probe::of(ray, grow), spans, filter, |body| {
             body.sphere_span(ray, radius)
         });
     }
@@ -548,7 +563,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// into `spans`, sorted by entry, then by id.
     fn spans(
         &self,
-        probe: &Probe<D>,
+        probe: &F64Probe<D>,
         spans: &mut Vec<BodySpan<T>>,
         mut filter: impl FnMut(usize) -> bool,
         mut span_of: impl FnMut(&S) -> Option<Span<T>>,

@@ -2,7 +2,7 @@
 //! bodies within a distance of it ([`Scene::within`]), exactly as the loop over the bodies
 //! answers them.
 //!
-//! Both descend the hierarchy with [`Lower`], a lower bound on the signed distance any body below
+//! Both descend the hierarchy with [`LowerBound`], a lower bound on the signed distance any body below
 //! a child can report (`src/scene/bound.rs` argues it). `within` visits every child whose bound
 //! is at most the distance asked. `nearest` visits children nearest bound first, depth first,
 //! and skips those whose bound exceeds the best signed distance found so far (strictly: a body as
@@ -17,9 +17,9 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
-use super::bound::Lower;
+use super::lower_bound::LowerBound;
+use super::node::WIDTH;
 use super::search::Search;
-use super::wide::WIDTH;
 use super::{BodyNearest, Scene};
 use crate::cast::assert_batch_lengths;
 
@@ -212,7 +212,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         if limit.is_nan() {
             return;
         }
-        let lower = Lower::of(point);
+        let lower = LowerBound::of(point);
         let reach = <f32 as Real>::from_wide_up(limit);
         self.sweep(
             |node| lower.within(node, reach).0,

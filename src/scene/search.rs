@@ -5,24 +5,24 @@
 //!
 //! The traversal is the proximity module's (`src/scene/proximity.rs`): children nearest bound
 //! first, depth first, those whose bound exceeds the best signed distance found so far (strictly)
-//! or the largest distance asked skipped; the bound is [`Lower`]'s.
+//! or the largest distance asked skipped; the bound is [`LowerBound`]'s.
 
 use nalgebra::Point;
 
 use crate::point::PointQuery;
 use crate::real::Real;
 
-use super::bound::Lower;
-use super::wide::{BODY, WIDTH};
+use super::lower_bound::LowerBound;
+use super::node::{BODY, WIDTH};
 use super::{BodyNearest, Scene};
 
 /// A stack entry: a child (a node, or a body with [`BODY`]) and its bound.
-pub(super) type Entry = (u32, f32);
+pub(super) type Queued = (u32, f32);
 
 /// A search for the body nearest to a point, part way through.
 pub(super) struct Search<T: Real, const D: usize> {
     point: Point<T, D>,
-    lower: Lower<D>,
+    lower: LowerBound<D>,
     max_distance: T,
     /// `max_distance` in `f64`.
     max: f64,
@@ -31,7 +31,7 @@ pub(super) struct Search<T: Real, const D: usize> {
     /// The bound a child must not exceed to hold a body that counts.
     limit: f32,
     /// The child to visit next.
-    next: Entry,
+    next: Queued,
     /// The entries on this search's stack.
     top: usize,
 }
@@ -46,7 +46,7 @@ impl<T: Real, const D: usize> Search<T, D> {
         }
         Some(Search {
             point: *point,
-            lower: Lower::of(point),
+            lower: LowerBound::of(point),
             max_distance,
             max,
             best: None,
@@ -64,7 +64,7 @@ impl<T: Real, const D: usize> Search<T, D> {
     pub(super) fn step<S: PointQuery<T, D>>(
         &mut self,
         scene: &Scene<T, D, S>,
-        stack: &mut [Entry],
+        stack: &mut [Queued],
         filter: &mut impl FnMut(usize) -> bool,
     ) -> bool {
         let (child, _) = self.next;

@@ -5,9 +5,9 @@
 use alloc::vec::Vec;
 
 use super::Scene;
+use super::node::{BODY, Node, WIDTH};
 use super::prefetch::prefetch;
-use super::probe::{Line, reach};
-use super::wide::{BODY, Hierarchy, MAX_BODIES, WIDTH, Wide};
+use super::probe::{Line, entry_limit};
 use crate::real::Real;
 
 /// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
@@ -27,21 +27,6 @@ fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 
 /// The traversals every query shares, which need nothing of the bodies.
 impl<T: Real, const D: usize, S> Scene<T, D, S> {
-    /// The scene of `bodies` whose boxes (as `min`, `max` in the width, none NaN) `box_of`
-    /// gives: [`Scene::new`], and the instanced scene's hierarchy over its instances, whose boxes
-    /// are not a [`Shape::aabb`](crate::Shape::aabb).
-    pub(crate) fn with_boxes(bodies: Vec<S>, box_of: impl Fn(&S) -> ([T; D], [T; D])) -> Self {
-        assert!(
-            bodies.len() < MAX_BODIES,
-            "{} bodies; a scene holds fewer than 2^31 - 1",
-            bodies.len()
-        );
-        Scene {
-            hierarchy: Hierarchy::build(bodies.iter().map(box_of)),
-            bodies,
-        }
-    }
-
     /// `run` on a stack (filled with `blank`) deep enough for a traversal of the hierarchy:
     /// each level leaves at most `WIDTH - 1` children on it.
     #[inline(always)]
@@ -70,7 +55,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     /// them, until it returns `false`.
     pub(super) fn walk(
         &self,
-        mut enters: impl FnMut(&Wide<D>) -> u32,
+        mut enters: impl FnMut(&Node<D>) -> u32,
         mut body: impl FnMut(usize) -> bool,
     ) {
         if self.hierarchy.nodes.is_empty() {
@@ -107,7 +92,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     /// on the call stack; beyond, children wait on the heap and are visited when it is empty.
     pub(super) fn sweep(
         &self,
-        mut enters: impl FnMut(&Wide<D>) -> u32,
+        mut enters: impl FnMut(&Node<D>) -> u32,
         mut body: impl FnMut(usize),
     ) {
         if self.hierarchy.nodes.is_empty() {
@@ -163,7 +148,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         let mut best: Option<(usize, A)> = None;
         let mut best_at: Option<(usize, f64)> = None;
         // The entry a child must not exceed to hold a hit that counts.
-        let mut within = reach(max);
+        let mut within = entry_limit(max);
         self.with_stack((0, 0.0f32), |stack| {
             // Children still to visit, with their entries, the nearest on top.
             let mut top = 0;
@@ -179,7 +164,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     {
                         best = Some((id, answer));
                         best_at = Some((id, d));
-                        within = reach(d);
+                        within = entry_limit(d);
                     }
                 } else {
                     let node = &self.hierarchy.nodes[child as usize];

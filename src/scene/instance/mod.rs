@@ -52,8 +52,8 @@ use core::fmt;
 
 use nalgebra::{Point, SVector};
 
-use super::probe::{self, Line, Narrow, Probe};
-use super::wide::slack;
+use super::node::slack;
+use super::probe::{self, F32Probe, F64Probe, Line};
 use super::{Body, Scene};
 use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
@@ -62,14 +62,14 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
 
-/// `$run` with `$line` the scene's line of `$ray` grown by `$grow`: [`Narrow`] where it takes the
-/// origin, else [`Probe`], as the scene's own first hits choose.
+/// `$run` with `$line` the scene's line of `$ray` grown by `$grow`: [`F32Probe`] where it takes the
+/// origin, else [`F64Probe`], as the scene's own first hits choose.
 macro_rules! on_line {
     ($ray:expr, $grow:expr, |$line:ident| $run:expr) => {
-        match Narrow::of($ray, $grow) {
+        match F32Probe::of($ray, $grow) {
             Some($line) => $run,
             None => {
-                let $line = Probe::of($ray, $grow);
+                let $line = F64Probe::of($ray, $grow);
                 $run
             }
         }
@@ -326,7 +326,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         if !(max >= 0.0) {
             return false;
         }
-        let within = probe::reach(max);
+        let within = probe::entry_limit(max);
         let mut found = false;
         on_line!(ray, 0.0, |line| self.top.walk(
             |node| line.meets(node, within).0,
@@ -352,7 +352,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         mut filter: impl FnMut(usize) -> bool,
     ) {
         spans.clear();
-        let line = Probe::of(ray, 0.0);
+        let line = F64Probe::of(ray, 0.0);
         self.top.walk(
             |node| line.crosses(node),
             |instance| {

@@ -10,7 +10,7 @@ use crate::core::exact::two_sum;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
-use crate::scene::probe::{self, Narrow, Probe};
+use crate::scene::probe::{self, F32Probe, F64Probe};
 use crate::traits::Cast;
 
 /// A query's origin `o` moved to `o − v` for an instance at offset `v`.
@@ -167,7 +167,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             } => (origin, apart, Some((ray.in_f64_from(wide), lo))),
         };
         let moved = ray.moved_to(origin);
-        let line = Probe::of(&moved, apart);
+        let line = F64Probe::of(&moved, apart);
         let bodies = self.scene.bodies();
         self.scene.walk(
             |node| line.crosses(node),

@@ -26,7 +26,7 @@
 //!
 //! # The bound
 //!
-//! [`Lower`] rounds the point to `f32` (`p'`, within `2^-24·‖p‖ + 2^-150` per coordinate;
+//! [`LowerBound`] rounds the point to `f32` (`p'`, within `2^-24·‖p‖ + 2^-150` per coordinate;
 //! `sd_G` moves by at most `√D` times that, being 1-Lipschitz) and computes, four children at a
 //! time, each box's signed distance `g` at `p'` in `f32`: outside, the length of the offset past
 //! the box, from its per-axis parts (one rounding each, exact when subnormal), their squares, sum
@@ -52,14 +52,14 @@ use nalgebra::Point;
 
 use crate::real::Real;
 
-use super::wide::{LOWER, UPPER, WIDTH, Wide, lanes, slack};
+use super::node::{LOWER, Node, UPPER, WIDTH, lanes, slack};
 
 /// `2^-22`: room for rounding the point to `f32`, per unit of its magnitude and dimension.
 const ROUNDING: f32 = 1.0 / 4_194_304.0;
 
 /// A point, prepared once for every node a proximity query meets.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Lower<const D: usize> {
+pub(crate) struct LowerBound<const D: usize> {
     /// The point rounded to `f32`.
     p: [f32; D],
     /// `D·(τ + 2^-22)` of the bodies' width.
@@ -71,7 +71,7 @@ pub(crate) struct Lower<const D: usize> {
     relative: f32,
 }
 
-impl<const D: usize> Lower<D> {
+impl<const D: usize> LowerBound<D> {
     /// The bounds for `p`, against bodies of width `T`.
     #[inline]
     pub(crate) fn of<T: Real>(p: &Point<T, D>) -> Self {
@@ -82,7 +82,7 @@ impl<const D: usize> Lower<D> {
         } else {
             f32::NAN
         };
-        Lower {
+        LowerBound {
             p,
             room,
             fixed: room * norm + f32::MIN_POSITIVE,
@@ -97,7 +97,7 @@ impl<const D: usize> Lower<D> {
     /// documentation). A child is left out only where its bound exceeds `limit`; a NaN bound
     /// leaves nothing out.
     #[inline(always)]
-    pub(crate) fn within(&self, node: &Wide<D>, limit: f32) -> (u32, [f32; WIDTH]) {
+    pub(crate) fn within(&self, node: &Node<D>, limit: f32) -> (u32, [f32; WIDTH]) {
         let bounds = self.bounds(node);
         let kept = lanes(|k| !(bounds[k] > limit));
         (kept, bounds)
@@ -105,7 +105,7 @@ impl<const D: usize> Lower<D> {
 
     /// The bounds of `node`'s children, lane by lane, without branches.
     #[inline(always)]
-    fn bounds(&self, node: &Wide<D>) -> [f32; WIDTH] {
+    fn bounds(&self, node: &Node<D>) -> [f32; WIDTH] {
         let mut squares = [0.0; WIDTH];
         // The largest offset past the box on any axis: where the point is inside on every axis,
         // minus its smallest depth.
@@ -144,7 +144,7 @@ impl<const D: usize> Lower<D> {
 
 /// The larger of `a` and `b`, `b` where they are unordered: one instruction, where `f32::max`
 /// needs more to ignore a NaN (a point that is not finite in `f32` makes every bound NaN or `−∞`
-/// through [`Lower::fixed`]).
+/// through [`LowerBound::fixed`]).
 #[inline(always)]
 fn larger(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }

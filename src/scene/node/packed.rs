@@ -1,9 +1,9 @@
 //! The hierarchy's nodes as stored: each child's box in 8-bit steps on a grid of the node's own,
-//! a node of four children in one 64-byte cache line (three dimensions), where a [`Wide`] node
+//! a node of four children in one 64-byte cache line (three dimensions), where a [`Node`] node
 //! of `f32` planes takes 112 bytes. A query reads a node's steps decoded to `f32` planes
-//! ([`Sides`] for the first hits' test, [`Packed::raw`] for the walks, [`Packed::wide`] where the
+//! ([`Sides`] for the first hits' test, [`Packed::raw`] for the walks, [`Packed::decode`] where the
 //! unused children's boxes must be empty), exactly as the argument below says, so that the `f32`
-//! lanes' test (`src/scene/narrow.rs`) and the `f64` probe (`src/scene/probe.rs`) hold unchanged.
+//! lanes' test (`src/scene/probe/f32.rs`) and the `f64` probe (`src/scene/probe/mod.rs`) hold unchanged.
 //!
 //! The layout follows the compressed wide BVHs (Ylitie, Karras and Laine, "Efficient incoherent
 //! ray traversal on GPUs through compressed wide BVHs", High Performance Graphics 2017: a
@@ -22,8 +22,8 @@
 //! IEEE addition returns unrounded. So the decoded plane is the grid value itself, on every
 //! machine, whether or not the compiler fuses the product and the sum.
 //!
-//! The encoder takes each child's box as the [`Wide`] node has it (grown and rounded outward to
-//! `f32`, `src/scene/wide.rs`), picks a step of at least `1/254` of the children's union's
+//! The encoder takes each child's box as the [`Node`] node has it (grown and rounded outward to
+//! `f32`, `src/scene/node/mod.rs`), picks a step of at least `1/254` of the children's union's
 //! extent (the smallest power of two that, from an origin within a step below the lowest lower
 //! bound, spans the highest upper bound, and is no finer than the bounds' ulp), and gives each
 //! lower bound the largest `q` whose grid value is at most the bound, each upper bound the
@@ -34,19 +34,21 @@
 //! the estimate as above and steps it down (for a lower bound) or up (an upper one) where the
 //! decoded plane lies inside the bound; `q = 0` decodes to the origin, at most the lowest bound,
 //! and `q = 255` to at least the highest, so no step leaves `0..=255`. So every decoded box holds
-//! the `f32` box the [`Wide`] node would have held, and everything the probes' arguments say of
+//! the `f32` box the [`Node`] node would have held, and everything the probes' arguments say of
 //! that box holds of the decoded one; a debug build re-decodes every node it encodes and checks
 //! it, which every scene test exercises.
 //!
 //! A node whose boxes have an infinite bound (bodies beyond `f32`'s range), or whose grid would
 //! need a step beyond `2^104` (a union wider than `254·2^104`, or reaching that close to
 //! `f32::MAX`), is stored whole, and so are the top three levels of nodes, which every query reads
-//! (`src/scene/wide.rs`): the [`Wide`] node's planes go to the hierarchy's list of full nodes'
+//! (`src/scene/node/mod.rs`): the [`Node`] node's planes go to the hierarchy's list of full nodes'
 //! planes, which [`Packed::full`] indexes. An unused child's steps are `255` and `0`:
-//! [`Packed::wide`] gives it the empty box `+∞` to `−∞` that the probes expect, and the other
+//! [`Packed::decode`] gives it the empty box `+∞` to `−∞` that the probes expect, and the other
 //! reads drop it by its id ([`Packed::used`]).
 
-use super::wide::{EMPTY, LOWER, Planes, Sides, UPPER, WIDTH, Wide, lanes};
+use alloc::vec::Vec;
+
+use super::{EMPTY, LOWER, Node, Planes, Sides, UPPER, WIDTH, lanes};
 
 /// A node, stored: 64 bytes in two and three dimensions.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +56,7 @@ use super::wide::{EMPTY, LOWER, Planes, Sides, UPPER, WIDTH, Wide, lanes};
 pub(crate) struct Packed<const D: usize> {
     /// Per axis, the grid's origin.
     origin: [f32; D],
-    /// The children, as in [`Wide::child`].
+    /// The children, as in [`Node::child`].
     pub(crate) child: [u32; WIDTH],
     /// `steps[LOWER][i][k]`, `steps[UPPER][i][k]`: child `k`'s bounds on axis `i`, in steps.
     steps: [[[u8; WIDTH]; D]; 2],
@@ -76,7 +78,7 @@ impl<const D: usize> Packed<D> {
     /// The node, decoded: each used child's box as the module's documentation says, the unused
     /// ones empty. `full` is the hierarchy's list of full nodes' planes.
     #[inline(always)]
-    pub(crate) fn wide(&self, full: &[Planes<D>]) -> Wide<D> {
+    pub(crate) fn decode(&self, full: &[Planes<D>]) -> Node<D> {
         let mut node = self.raw(full);
         let used = self.used();
         for k in (0..WIDTH).filter(|&k| used >> k & 1 == 0) {
@@ -88,16 +90,16 @@ impl<const D: usize> Packed<D> {
         node
     }
 
-    /// The node, decoded as [`Packed::wide`] does but for its unused children, whose boxes are
+    /// The node, decoded as [`Packed::decode`] does but for its unused children, whose boxes are
     /// left finite (the caller drops them by [`Packed::used`]): the cheaper read of the walks.
     #[inline(always)]
-    pub(crate) fn raw(&self, full: &[Planes<D>]) -> Wide<D> {
+    pub(crate) fn raw(&self, full: &[Planes<D>]) -> Node<D> {
         let planes = if self.full == QUANTISED {
             core::array::from_fn(|side| core::array::from_fn(|i| self.side(side, i)))
         } else {
             full[self.full as usize]
         };
-        Wide {
+        Node {
             planes,
             child: self.child,
         }
@@ -109,7 +111,7 @@ impl<const D: usize> Packed<D> {
         lanes(|k| self.child[k] != EMPTY)
     }
     /// `node` in steps, or `None` where it must be stored whole (the module's documentation).
-    pub(crate) fn encode(node: &Wide<D>) -> Option<Self> {
+    pub(crate) fn encode(node: &Node<D>) -> Option<Self> {
         let mut packed = Packed {
             origin: [0.0; D],
             child: node.child,
@@ -132,7 +134,7 @@ impl<const D: usize> Packed<D> {
             );
             packed.origin[i] = at;
             packed.scale[i] = (e + 127) as u8;
-            let grid = Grid { at, by, per };
+            let grid = AxisSteps { at, by, per };
             packed.steps[LOWER][i] = grid.steps(LOWER, node.planes[LOWER][i], &used);
             packed.steps[UPPER][i] = grid.steps(UPPER, node.planes[UPPER][i], &used);
         }
@@ -147,6 +149,29 @@ impl<const D: usize> Packed<D> {
         scale: [127; D],
         full: QUANTISED,
     };
+
+    /// `node` in steps, or whole (where `whole`, or where it must be), its planes in `full` (at
+    /// `was`, if it is an index there).
+    pub(crate) fn pack(node: &Node<D>, full: &mut Vec<Planes<D>>, was: u32, whole: bool) -> Self {
+        let encoded = if whole { None } else { Packed::encode(node) };
+        // Every node of every scene a debug build makes (the tests') is decoded and checked.
+        debug_assert!(
+            encoded.is_none_or(|packed| packed.decode(&[]).holds(node)),
+            "a decoded node holds its children's boxes: {node:?}"
+        );
+        encoded.unwrap_or_else(|| {
+            let mut packed = Self::BLANK;
+            packed.child = node.child;
+            if was == QUANTISED {
+                packed.full = full.len() as u32;
+                full.push(node.planes);
+            } else {
+                packed.full = was;
+                full[was as usize] = node.planes;
+            }
+            packed
+        })
+    }
 }
 
 impl<const D: usize> Sides<D> for Packed<D> {
@@ -155,13 +180,13 @@ impl<const D: usize> Sides<D> for Packed<D> {
     #[inline(always)]
     fn side(&self, side: usize, i: usize) -> [f32; WIDTH] {
         let step = f32::from_bits(u32::from(self.scale[i]) << 23);
-        widen(self.steps[side][i]).map(|q| self.origin[i] + q * step)
+        as_floats(self.steps[side][i]).map(|q| self.origin[i] + q * step)
     }
 }
 
 /// Four steps as `f32`s: two unpacks and one conversion on x86-64.
 #[inline(always)]
-fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
+fn as_floats(q: [u8; WIDTH]) -> [f32; WIDTH] {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{
@@ -184,13 +209,13 @@ fn widen(q: [u8; WIDTH]) -> [f32; WIDTH] {
 
 /// An axis's grid, in `f32`: the origin `at`, the step `by` (`2^e`) and `per` (`2^-e`).
 #[derive(Clone, Copy)]
-struct Grid {
+struct AxisSteps {
     at: f32,
     by: f32,
     per: f32,
 }
 
-impl Grid {
+impl AxisSteps {
     /// Child by child, the step of each bound of `bounds`, `side`'s (the module's
     /// documentation): the quotient `(bound − origin)·2^-e` in `f32`, held to `0..=255` and
     /// rounded to the nearest whole number (at most one step above the lower `q` sought and one
@@ -242,13 +267,13 @@ impl Grid {
         }
     }
 
-    /// [`Grid::steps`] elsewhere: rounding by adding and taking away `2^23`.
+    /// [`AxisSteps::steps`] elsewhere: rounding by adding and taking away `2^23`.
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     fn steps(self, side: usize, bounds: [f32; WIDTH], used: &[bool; WIDTH]) -> [u8; WIDTH] {
         /// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
         const MAGIC: f32 = 8_388_608.0;
-        let Grid { at, by, per } = self;
+        let AxisSteps { at, by, per } = self;
         core::array::from_fn(|k| {
             let b = bounds[k];
             let x = ((b - at) * per).clamp(0.0, 255.0);
@@ -316,7 +341,7 @@ fn on_grid(low: f64, high: f64, e: i32) -> Option<(f64, i32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::wide::{EMPTY, LOWER, UPPER, WIDTH, Wide};
+    use super::super::{EMPTY, LOWER, Node, UPPER, WIDTH};
     use super::Packed;
 
     /// A generator of `f32` bounds over many magnitudes: each a random sign, significand and
@@ -349,8 +374,8 @@ mod tests {
     }
 
     /// A node whose `used` children have boxes from `a` and `b` on each axis, ordered.
-    fn node(bits: &mut Bits, used: usize, lowest: i32, highest: i32) -> Wide<3> {
-        let mut node = Wide::BLANK;
+    fn node(bits: &mut Bits, used: usize, lowest: i32, highest: i32) -> Node<3> {
+        let mut node = Node::BLANK;
         for k in 0..used {
             node.child[k] = k as u32;
             for i in 0..3 {
@@ -381,16 +406,16 @@ mod tests {
                 }
             };
             let used = 1 + round % WIDTH;
-            let wide = node(&mut bits, used, lowest, highest);
-            let Some(packed) = Packed::encode(&wide) else {
+            let made = node(&mut bits, used, lowest, highest);
+            let Some(packed) = Packed::encode(&made) else {
                 // Only where a step of `2^104` is too fine: a union wider than `254·2^104`
                 // (`5.2·10^33`) on some axis, or one reaching within that of `f32::MAX`.
                 let (mut extent, mut magnitude) = (0.0f64, 0.0f64);
                 for i in 0..3 {
                     let (lo, hi) = (0..used).fold((f64::MAX, f64::MIN), |(lo, hi), k| {
                         (
-                            lo.min(f64::from(wide.planes[LOWER][i][k])),
-                            hi.max(f64::from(wide.planes[UPPER][i][k])),
+                            lo.min(f64::from(made.planes[LOWER][i][k])),
+                            hi.max(f64::from(made.planes[UPPER][i][k])),
                         )
                     });
                     extent = extent.max(hi - lo);
@@ -399,13 +424,13 @@ mod tests {
                 let reach = 254.0 * 2f64.powi(104);
                 assert!(
                     extent > reach / 2.0 || magnitude > f64::from(f32::MAX) - reach,
-                    "{wide:?} did not encode"
+                    "{made:?} did not encode"
                 );
                 continue;
             };
             encoded += 1;
-            let decoded = packed.wide(&[]);
-            assert!(decoded.holds(&wide), "{wide:?} decoded as {decoded:?}");
+            let decoded = packed.decode(&[]);
+            assert!(decoded.holds(&made), "{made:?} decoded as {decoded:?}");
             for k in used..WIDTH {
                 assert_eq!(decoded.child[k], EMPTY);
                 for i in 0..3 {
@@ -421,7 +446,7 @@ mod tests {
     /// one of the largest finite extent still encode or not as the grid allows.
     #[test]
     fn infinite_bounds_keep_the_node_whole() {
-        let mut node = Wide::<3>::BLANK;
+        let mut node = Node::<3>::BLANK;
         node.child[0] = 0;
         for i in 0..3 {
             node.planes[LOWER][i][0] = 1.0;
@@ -439,6 +464,6 @@ mod tests {
         node.planes[LOWER][2][0] = 3.0e38;
         node.planes[UPPER][2][0] = 3.0e38;
         let packed = Packed::encode(&node).expect("a point near f32::MAX");
-        assert!(packed.wide(&[]).holds(&node));
+        assert!(packed.decode(&[]).holds(&node));
     }
 }

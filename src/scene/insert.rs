@@ -6,7 +6,7 @@
 //!   enters it to test), or, beside a body, the area of a new node holding the two (Goldsmith and
 //!   Salmon 1987; the cost of Bittner, Hapala and Havran 2013); the cheapest is taken;
 //! - a place beside a body that would deepen the tree beyond its deepest body is not: there, as
-//!   where no place is free, the body goes as an R-tree places an entry (Guttman, "R-trees: a
+//!   where no place is free, the body goes as an R-tree places an member (Guttman, "R-trees: a
 //!   dynamic index structure for spatial searching", SIGMOD 1984): into the node without node
 //!   children down the path of least growth; where it is full, its four children and the new
 //!   one are split in two along the axis where their centres spread most (two and three, or
@@ -14,7 +14,7 @@
 //!   parent the same way, up to the root, which, split, gets a new root above it: the only way
 //!   the tree's deepest body goes deeper, by one level for all, so that no order of bodies
 //!   (sorted along a line, where placing each beside the last would make a chain) makes a chain;
-//! - the boxes on the new body's path refitted, as for a move (`src/scene/wide.rs`).
+//! - the boxes on the new body's path refitted, as for a move (`src/scene/hierarchy.rs`).
 //!
 //! A split node keeps its parent's box for it, which still holds what is left in it. Every box
 //! holds what lies below it, grown as at the build, so the traversals' arguments hold unchanged.
@@ -29,7 +29,8 @@
 //! without), which restores its quality and keeps the cost amortised `O(log n)` per body.
 
 use super::build::Bounds;
-use super::wide::{BODY, EMPTY, Hierarchy, LOWER, MAX_BODIES, UPPER, WIDTH, Wide};
+use super::hierarchy::Hierarchy;
+use super::node::{BODY, EMPTY, LOWER, MAX_BODIES, Node, UPPER, WIDTH};
 use super::{Scene, box_of};
 use crate::real::Real;
 use crate::traits::Cast;
@@ -110,24 +111,24 @@ enum Spot {
 
 /// A child and its box, on its way into a node.
 #[derive(Clone, Copy)]
-struct Entry<const D: usize> {
+struct Member<const D: usize> {
     child: u32,
     lower: [f32; D],
     upper: [f32; D],
 }
 
-impl<const D: usize> Entry<D> {
+impl<const D: usize> Member<D> {
     /// Lane `k` of `node`.
-    fn of(node: &Wide<D>, k: usize) -> Self {
-        Entry {
+    fn of(node: &Node<D>, k: usize) -> Self {
+        Member {
             child: node.child[k],
             lower: core::array::from_fn(|i| node.planes[LOWER][i][k]),
             upper: core::array::from_fn(|i| node.planes[UPPER][i][k]),
         }
     }
 
-    /// Lane `k` of `node` becomes this entry.
-    fn put(&self, node: &mut Wide<D>, k: usize) {
+    /// Lane `k` of `node` becomes this member.
+    fn put(&self, node: &mut Node<D>, k: usize) {
         for i in 0..D {
             node.planes[LOWER][i][k] = self.lower[i];
             node.planes[UPPER][i][k] = self.upper[i];
@@ -148,10 +149,10 @@ impl<const D: usize> Entry<D> {
     }
 }
 
-/// The area (the SAH's cost to enter) of the union of `entries`' boxes.
-fn area_of<const D: usize>(entries: &[Entry<D>]) -> f64 {
+/// The area (the SAH's cost to enter) of the union of `members`' boxes.
+fn area_of<const D: usize>(members: &[Member<D>]) -> f64 {
     let mut union = Bounds::EMPTY;
-    for e in entries {
+    for e in members {
         union.grow(&e.bounds());
     }
     union.area()
@@ -166,43 +167,37 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         self.bodies += 1;
         self.node_of.push(0);
         self.inserted += 1;
-        let mut holder = Wide::BLANK;
-        holder.set_box::<T>(
-            0,
-            &Bounds {
-                min: min.map(T::to_wide),
-                max: max.map(T::to_wide),
-            },
-        );
+        let mut holder = Node::BLANK;
+        holder.set_box::<T>(0, (&min.map(T::to_wide), &max.map(T::to_wide)));
         holder.child[0] = BODY | id;
-        let entry = Entry::of(&holder, 0);
+        let member = Member::of(&holder, 0);
         if self.nodes.is_empty() {
             self.add(&holder);
             self.parents.push(u32::MAX);
             self.depth = 1;
             return;
         }
-        match self.spot_for(&entry) {
-            Spot::Lane(node, k) => self.set_lane(node, k, &entry),
-            Spot::Pair(node, k) => self.pair(node, k, &entry),
+        match self.spot_for(&member) {
+            Spot::Lane(node, k) => self.set_lane(node, k, &member),
+            Spot::Pair(node, k) => self.pair(node, k, &member),
             Spot::Split => {
-                let (leaf, depth) = self.leaf_for(&entry);
+                let (leaf, depth) = self.leaf_for(&member);
                 self.depth = self.depth.max(depth);
-                self.place(leaf, entry);
+                self.place(leaf, member);
             }
         }
         self.refit_from(self.node_of[id as usize] as usize, true);
     }
 
-    /// Where `entry` costs least (Goldsmith and Salmon, "Automatic creation of object hierarchies
+    /// Where `member` costs least (Goldsmith and Salmon, "Automatic creation of object hierarchies
     /// for ray tracing", IEEE CG&A 7(5), 1987; the cost as in Bittner, Hapala and Havran, "Fast
     /// insertion-based optimization of bounding volume hierarchies", CGF 32(1), 2013): down the
     /// path of least growth, the area every box on the way gains, plus, for a free lane, the
     /// node's area (one more box for every query entering it to test), or, beside a body, the
     /// area of the node that would hold the two. A pair that would deepen the tree beyond its
     /// deepest body is left to the R-tree's split.
-    fn spot_for(&self, entry: &Entry<D>) -> Spot {
-        let added = entry.bounds();
+    fn spot_for(&self, member: &Member<D>) -> Spot {
+        let added = member.bounds();
         let (mut node, mut depth) = (0usize, 1usize);
         let root = {
             let (lower, upper) = self.node(0).union();
@@ -221,10 +216,10 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let mut node_box = root;
         let mut best: Option<(f64, Spot)> = None;
         loop {
-            let wide = &self.node(node);
+            let decoded = &self.node(node);
             let mut down: Option<(f64, usize, Bounds<D>)> = None;
             for k in 0..WIDTH {
-                let child = wide.child[k];
+                let child = decoded.child[k];
                 if child == EMPTY {
                     // One more box for every query that enters the node to test.
                     let mut with = node_box;
@@ -235,7 +230,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                     }
                     continue;
                 }
-                let lane = Entry::of(wide, k).bounds();
+                let lane = Member::of(decoded, k).bounds();
                 if child & BODY != 0 {
                     let mut pair = lane;
                     pair.grow(&added);
@@ -265,15 +260,15 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         best.map_or(Spot::Split, |(_, spot)| spot)
     }
 
-    /// A new node in lane `k` of `node` holding the body there and `entry`.
-    fn pair(&mut self, node: usize, k: usize, entry: &Entry<D>) {
-        let old = Entry::of(&self.node(node), k);
-        let pair = self.fresh(&wide_of(&[old, *entry]), node as u32);
+    /// A new node in lane `k` of `node` holding the body there and `member`.
+    fn pair(&mut self, node: usize, k: usize, member: &Member<D>) {
+        let old = Member::of(&self.node(node), k);
+        let pair = self.fresh(&node_of_members(&[old, *member]), node as u32);
         let (lower, upper) = self.node(pair).union();
         self.set_lane(
             node,
             k,
-            &Entry {
+            &Member {
                 child: pair as u32,
                 lower,
                 upper,
@@ -281,21 +276,21 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         );
     }
 
-    /// The node without node children that takes `entry`, down the children whose boxes grow
+    /// The node without node children that takes `member`, down the children whose boxes grow
     /// least, and its depth (the root's is 1).
-    fn leaf_for(&self, entry: &Entry<D>) -> (usize, usize) {
+    fn leaf_for(&self, member: &Member<D>) -> (usize, usize) {
         let (mut node, mut depth) = (0usize, 1usize);
         loop {
-            let wide = &self.node(node);
+            let decoded = &self.node(node);
             let mut best: Option<(f64, f64, u32)> = None;
             for k in 0..WIDTH {
-                let child = wide.child[k];
+                let child = decoded.child[k];
                 if child == EMPTY || child & BODY != 0 {
                     continue;
                 }
-                let lane = Entry::of(wide, k);
+                let lane = Member::of(decoded, k);
                 let area = lane.bounds().area();
-                let growth = area_of(&[lane, *entry]) - area;
+                let growth = area_of(&[lane, *member]) - area;
                 if best.is_none_or(|(g, a, _)| growth < g || (growth == g && area < a)) {
                     best = Some((growth, area, child));
                 }
@@ -310,24 +305,24 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         }
     }
 
-    /// Puts `entry` into `node`: into a free lane, or by splitting the node (and its ancestors,
+    /// Puts `member` into `node`: into a free lane, or by splitting the node (and its ancestors,
     /// as far as they are full).
-    fn place(&mut self, node: usize, entry: Entry<D>) {
+    fn place(&mut self, node: usize, member: Member<D>) {
         if let Some(k) = self.nodes[node].child.iter().position(|&c| c == EMPTY) {
-            self.set_lane(node, k, &entry);
+            self.set_lane(node, k, &member);
             return;
         }
-        let mut entries = [entry; WIDTH + 1];
+        let mut members = [member; WIDTH + 1];
         let full = self.node(node);
-        for (k, e) in entries.iter_mut().take(WIDTH).enumerate() {
-            *e = Entry::of(&full, k);
+        for (k, e) in members.iter_mut().take(WIDTH).enumerate() {
+            *e = Member::of(&full, k);
         }
-        let (kept, moved) = split(&mut entries);
-        let sibling = self.fresh(&wide_of(moved), u32::MAX);
+        let (kept, moved) = split(&mut members);
+        let sibling = self.fresh(&node_of_members(moved), u32::MAX);
         self.fill(node, kept);
         let halves = |hierarchy: &Self, n: usize| {
             let (lower, upper) = hierarchy.node(n).union();
-            Entry {
+            Member {
                 child: n as u32,
                 lower,
                 upper,
@@ -346,29 +341,29 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         }
     }
 
-    /// Lane `k` of `node` becomes `entry`, whose child `node` now holds.
-    fn set_lane(&mut self, node: usize, k: usize, entry: &Entry<D>) {
-        let mut wide = self.node(node);
-        entry.put(&mut wide, k);
-        self.store(node, &wide);
-        self.adopt(node, entry.child);
+    /// Lane `k` of `node` becomes `member`, whose child `node` now holds.
+    fn set_lane(&mut self, node: usize, k: usize, member: &Member<D>) {
+        let mut decoded = self.node(node);
+        member.put(&mut decoded, k);
+        self.store(node, &decoded);
+        self.adopt(node, member.child);
     }
 
-    /// `node` becomes a node of `entries` (at most [`WIDTH`]), whose children it now holds:
+    /// `node` becomes a node of `members` (at most [`WIDTH`]), whose children it now holds:
     /// encoded once.
-    fn fill(&mut self, node: usize, entries: &[Entry<D>]) {
-        self.store(node, &wide_of(entries));
-        for entry in entries {
-            self.adopt(node, entry.child);
+    fn fill(&mut self, node: usize, members: &[Member<D>]) {
+        self.store(node, &node_of_members(members));
+        for member in members {
+            self.adopt(node, member.child);
         }
     }
 
-    /// A new node, `wide`, whose children it now holds, under `parent` (`u32::MAX` where the
+    /// A new node, `made`, whose children it now holds, under `parent` (`u32::MAX` where the
     /// caller places it later): encoded once. Its index.
-    fn fresh(&mut self, wide: &Wide<D>, parent: u32) -> usize {
-        let index = self.add(wide);
+    fn fresh(&mut self, made: &Node<D>, parent: u32) -> usize {
+        let index = self.add(made);
         self.parents.push(parent);
-        for &child in wide.child.iter().filter(|&&c| c != EMPTY) {
+        for &child in made.child.iter().filter(|&&c| c != EMPTY) {
             self.adopt(index, child);
         }
         index
@@ -384,21 +379,21 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     }
 }
 
-/// The node of `entries` (at most [`WIDTH`]), in lane order.
-fn wide_of<const D: usize>(entries: &[Entry<D>]) -> Wide<D> {
-    let mut wide = Wide::BLANK;
-    for (k, entry) in entries.iter().enumerate() {
-        entry.put(&mut wide, k);
+/// The node of `members` (at most [`WIDTH`]), in lane order.
+fn node_of_members<const D: usize>(members: &[Member<D>]) -> Node<D> {
+    let mut made = Node::BLANK;
+    for (k, member) in members.iter().enumerate() {
+        member.put(&mut made, k);
     }
-    wide
+    made
 }
 
-/// `entries` split in two, sorted along the axis where their centres spread most: the first two
+/// `members` split in two, sorted along the axis where their centres spread most: the first two
 /// and the last three, or the first three and the last two, whichever union of boxes has the
 /// smaller sum of areas.
-fn split<const D: usize>(entries: &mut [Entry<D>; WIDTH + 1]) -> (&[Entry<D>], &[Entry<D>]) {
+fn split<const D: usize>(members: &mut [Member<D>; WIDTH + 1]) -> (&[Member<D>], &[Member<D>]) {
     let spread = |i: usize| {
-        let (lo, hi) = entries
+        let (lo, hi) = members
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| {
                 (lo.min(e.centre(i)), hi.max(e.centre(i)))
@@ -408,17 +403,18 @@ fn split<const D: usize>(entries: &mut [Entry<D>; WIDTH + 1]) -> (&[Entry<D>], &
     let axis = (0..D)
         .max_by(|&a, &b| spread(a).total_cmp(&spread(b)))
         .unwrap_or(0);
-    entries.sort_unstable_by(|a, b| a.centre(axis).total_cmp(&b.centre(axis)));
-    let cost = |at: usize| area_of(&entries[..at]) + area_of(&entries[at..]);
+    members.sort_unstable_by(|a, b| a.centre(axis).total_cmp(&b.centre(axis)));
+    let cost = |at: usize| area_of(&members[..at]) + area_of(&members[at..]);
     let at = if cost(2) <= cost(3) { 2 } else { 3 };
-    entries.split_at(at)
+    members.split_at(at)
 }
 
 #[cfg(test)]
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::wide::{BODY, EMPTY, Hierarchy};
+    use super::super::hierarchy::Hierarchy;
+    use super::super::node::{BODY, EMPTY};
 
     /// Checks that every lane's box holds the box of every body below it, that the back links
     /// agree, and returns the most nodes on a path from the root to a body.

@@ -26,12 +26,12 @@
 //! `(bound − shifted origin)·(1/nᵢ)`, the near plane's bound and the far one's chosen by the sign
 //! bit of `nᵢ`. Two probes do this:
 //!
-//! - [`Probe`], here, in `f64`: each parameter has four roundings, a relative error below `2^-50`
+//! - [`F64Probe`], here, in `f64`: each parameter has four roundings, a relative error below `2^-50`
 //!   of `(|bound| + ‖o‖ + margin)/|nᵢ|`, which the room exceeds by `2^12` or more (and the
 //!   `2^-140` covers underflow), so its entries and exits are those of boxes still holding the
-//!   bodies' boxes grown by `τ`. Scenes use it for spans, and for first hits where [`Narrow`]
+//!   bodies' boxes grown by `τ`. Scenes use it for spans, and for first hits where [`F32Probe`]
 //!   declines.
-//! - [`Narrow`] (`src/scene/narrow.rs`), in `f32` lanes, four children per instruction: its
+//! - [`F32Probe`] (`src/scene/narrow.rs`), in `f32` lanes, four children per instruction: its
 //!   parameters are within a factor `1 ± 2^-22` of the exact ones, and it widens its exits to
 //!   cover that (the argument is there).
 //!
@@ -53,18 +53,25 @@
 //! - a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`, unit
 //!   within `2^-22`, is `d/|n|`) is at least `1 − 2^-20` times the parameter at which the line
 //!   enters its box grown by `τ`, hence at least `(1 − 2^-20)/(1 + 2^-22)` times a probe's entry
-//!   for its child: a child whose entry exceeds [`reach`]`(limit)` holds no hit at a distance
+//!   for its child: a child whose entry exceeds [`entry_limit`]`(limit)` holds no hit at a distance
 //!   up to `limit`, the best so far (equal distances are still visited, for the lowest id).
 //!
 //! The probe also takes a point ([`containing`]): a body whose `contains` holds at `p` has `p` in
 //! its box grown by `τ`, hence in its child's box grown by `4τ·|pᵢ|`.
 
-use crate::ray::Ray;
+use core::ops::{Mul, Sub};
+
 use crate::real::Real;
 
-use super::wide::{LOWER, Sides, UPPER, WIDTH, Wide, lanes, slack};
+use super::hierarchy::Hierarchy;
+use super::node::packed::{Packed, QUANTISED};
+use super::node::{LOWER, Node, Sides, UPPER, WIDTH, lanes, slack};
 
-pub(crate) use super::narrow::Narrow;
+mod f32;
+mod f64;
+
+pub(crate) use self::f32::F32Probe;
+pub(crate) use self::f64::F64Probe;
 
 /// A query's line against a node's children's boxes, for the first hits and any-hit queries.
 pub(crate) trait Line<const D: usize> {
@@ -79,7 +86,7 @@ pub(crate) trait Line<const D: usize> {
 /// `limit·(1 + 2^-19)` rounded up to `f32`, above `limit·(1 + 2^-22)/(1 − 2^-20)` (the module's
 /// documentation); `+∞` beyond `f32`'s range.
 #[inline(always)]
-pub(crate) fn reach(limit: f64) -> f32 {
+pub(crate) fn entry_limit(limit: f64) -> f32 {
     <f32 as Real>::from_wide_up(limit * (1.0 + 1.0 / 524_288.0))
 }
 
@@ -93,58 +100,64 @@ pub(crate) fn margin<T: Real, const D: usize>(o: &[f64; D], radius: f64) -> f64 
     slack::<T>() * (norm + radius) + radius + TINY
 }
 
-/// A query's line, prepared once for every node it meets, in `f64`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Probe<const D: usize> {
-    /// Per axis, whether the stored direction's sign bit is set: the near plane is then the
-    /// upper bound.
-    negative: [bool; D],
-    /// Per axis, the origin moved by its [`margin`] away from the near plane (`oᵢ + margin`, or
-    /// `oᵢ − margin` where `negative`), and from the far one.
-    near: [f64; D],
-    far: [f64; D],
-    inv: [f64; D],
-}
-
-/// The entries and exits of a line, child by child.
-pub(crate) struct Stretches {
-    pub(crate) enter: [f64; WIDTH],
-    pub(crate) exit: [f64; WIDTH],
-}
-
-impl<const D: usize> Probe<D> {
-    /// The line through `ray`, against boxes grown by `radius` (0 for rays).
-    #[inline]
-    pub(crate) fn of<T: Real>(ray: &Ray<T, D>, radius: f64) -> Self {
-        let o: [f64; D] = core::array::from_fn(|i| ray.origin()[i].to_wide());
-        let n: [f64; D] = ray.stored_dir().into();
-        let negative = n.map(f64::is_sign_negative);
-        let by = margin::<T, D>(&o, radius);
-        let shifted = |i: usize, toward_lower: bool| {
-            if toward_lower { o[i] + by } else { o[i] - by }
-        };
-        Probe {
-            negative,
-            near: core::array::from_fn(|i| shifted(i, !negative[i])),
-            far: core::array::from_fn(|i| shifted(i, negative[i])),
-            inv: n.map(|c| 1.0 / c),
+/// The children of `node` whose box, grown as for a probe from `p`, holds `p`, as bits (bit `k`
+/// for child `k`): no body of the others contains it.
+#[inline(always)]
+pub(crate) fn containing<const D: usize, T: Real>(node: &Node<D>, p: &[f64; D]) -> u32 {
+    let mut inside = [true; WIDTH];
+    for (i, &c) in p.iter().enumerate() {
+        let by = slack::<T>() * c.abs();
+        for (k, holds) in inside.iter_mut().enumerate() {
+            *holds &= f64::from(node.planes[LOWER][i][k]) - by <= c
+                && c <= f64::from(node.planes[UPPER][i][k]) + by;
         }
     }
+    lanes(|k| inside[k])
+}
 
-    /// Where the line lies within each child's box of `node`, grown: the parameters along the
-    /// stored direction, conservative as the module's documentation says; the line misses the
-    /// children whose entry exceeds their exit.
+/// A number the slab test runs in: `f32` for [`F32Probe`], `f64` for [`F64Probe`].
+pub(crate) trait Param:
+    Copy + PartialOrd + Sub<Output = Self> + Mul<Output = Self> + From<f32>
+{
+}
+
+impl Param for f32 {}
+
+impl Param for f64 {}
+
+/// A line's origin moved away from the planes and its reciprocals, in `P`: the slab method's
+/// part that both probes share.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slabs<P, const D: usize> {
+    /// Per axis, whether the stored direction's sign bit is set: the near plane is then the
+    /// upper bound.
+    pub(crate) negative: [bool; D],
+    /// Per axis, the origin moved away from the near plane, and from the far one.
+    pub(crate) near: [P; D],
+    pub(crate) far: [P; D],
+    /// Per axis, the reciprocals for the near and the far plane.
+    pub(crate) to_near: [P; D],
+    pub(crate) to_far: [P; D],
+}
+
+impl<P: Param, const D: usize> Slabs<P, D> {
+    /// Per child of `node`, the largest near parameter and `enter`, and the smallest far
+    /// parameter and `exit`: per axis `(bound − moved origin)·reciprocal`, the near plane's bound
+    /// and the far one's chosen by the sign bit. A NaN (a plane through the origin of a zero
+    /// component) leaves each as it was.
     #[inline(always)]
-    pub(crate) fn stretches(&self, node: &impl Sides<D>) -> Stretches {
-        let mut enter = [f64::NEG_INFINITY; WIDTH];
-        let mut exit = [f64::INFINITY; WIDTH];
+    pub(crate) fn clip(
+        &self,
+        node: &impl Sides<D>,
+        mut enter: [P; WIDTH],
+        mut exit: [P; WIDTH],
+    ) -> ([P; WIDTH], [P; WIDTH]) {
         for i in 0..D {
             let near = node.side(usize::from(self.negative[i]), i);
             let far = node.side(usize::from(!self.negative[i]), i);
             for k in 0..WIDTH {
-                let to_near = (f64::from(near[k]) - self.near[i]) * self.inv[i];
-                let to_far = (f64::from(far[k]) - self.far[i]) * self.inv[i];
-                // A NaN (a plane through the origin of a zero component) leaves each as it was.
+                let to_near = (P::from(near[k]) - self.near[i]) * self.to_near[i];
+                let to_far = (P::from(far[k]) - self.far[i]) * self.to_far[i];
                 enter[k] = if to_near > enter[k] {
                     to_near
                 } else {
@@ -153,42 +166,25 @@ impl<const D: usize> Probe<D> {
                 exit[k] = if to_far < exit[k] { to_far } else { exit[k] };
             }
         }
-        Stretches { enter, exit }
+        (enter, exit)
     }
 }
 
-impl<const D: usize> Probe<D> {
-    /// The children of `node` the whole line meets (behind the origin too), as bits (bit `k`
-    /// for child `k`): those a span query visits.
+impl<T: Real, const D: usize> Hierarchy<T, D> {
+    /// The children of `node` that `line` meets with an entry of at most `reach`, and their
+    /// entries ([`Line::meets`]), read from the node in steps or whole.
     #[inline(always)]
-    pub(crate) fn crosses(&self, node: &Wide<D>) -> u32 {
-        let Stretches { enter, exit } = self.stretches(node);
-        lanes(|k| enter[k] <= exit[k])
+    pub(crate) fn meets(
+        &self,
+        line: &impl Line<D>,
+        node: &Packed<D>,
+        reach: f32,
+    ) -> (u32, [f32; WIDTH]) {
+        let (met, enter) = if node.full == QUANTISED {
+            line.meets(node, reach)
+        } else {
+            line.meets(&self.full[node.full as usize], reach)
+        };
+        (met & node.used(), enter)
     }
-}
-
-impl<const D: usize> Line<D> for Probe<D> {
-    /// The stretches, with each entry rounded down to `f32` (no higher than the exact one).
-    #[inline(always)]
-    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
-        let Stretches { enter, exit } = self.stretches(node);
-        let from = enter.map(|e| <f32 as Real>::from_wide_down(e.max(0.0)));
-        let met = lanes(|k| (enter[k] <= exit[k]) & (exit[k] >= 0.0) & (from[k] <= reach));
-        (met, from)
-    }
-}
-
-/// The children of `node` whose box, grown as for a probe from `p`, holds `p`, as bits (bit `k`
-/// for child `k`): no body of the others contains it.
-#[inline(always)]
-pub(crate) fn containing<const D: usize, T: Real>(node: &Wide<D>, p: &[f64; D]) -> u32 {
-    let mut inside = [true; WIDTH];
-    for (i, &c) in p.iter().enumerate() {
-        let grow = slack::<T>() * c.abs();
-        for (k, holds) in inside.iter_mut().enumerate() {
-            *holds &= f64::from(node.planes[LOWER][i][k]) - grow <= c
-                && c <= f64::from(node.planes[UPPER][i][k]) + grow;
-        }
-    }
-    lanes(|k| inside[k])
 }

@@ -26,8 +26,8 @@
 //! every distance a body of the child reports, while a finite `reach` is at most that); a
 //! result below `2^-126` has an absolute error of at most `2^-150`, which the margin's `2^-140`
 //! exceeds; and where `nᵢ` is a zero, the infinities are those of `probe.rs`. (The origin must be
-//! finite in `f32` once moved; for origins beyond that, [`Narrow::of`] declines, and the scene
-//! takes [`Probe`](super::probe::Probe).)
+//! finite in `f32` once moved; for origins beyond that, [`F32Probe::of`] declines, and the scene
+//! takes [`F64Probe`](super::probe::F64Probe).)
 //!
 //! The entry is the largest near parameter and 0, the exit the smallest far parameter and
 //! `reach`. If the exact entry `X` (from the moved origin, itself at most the entry into the
@@ -47,8 +47,8 @@ use core::hint::select_unpredictable;
 use crate::ray::Ray;
 use crate::real::Real;
 
-use super::probe::{Line, margin};
-use super::wide::{Sides, WIDTH, lanes};
+use super::super::node::{Sides, WIDTH, lanes};
+use super::{Line, Slabs, margin};
 
 /// How much a far parameter is widened: `1 + 2^-20`.
 const WIDEN: f64 = 1.0 + 1.0 / 1_048_576.0;
@@ -58,24 +58,18 @@ const ROUNDING: f64 = 1.0 / 8_388_608.0;
 
 /// A query's line, prepared once for every node it meets, in `f32`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Narrow<const D: usize> {
-    /// Per axis, whether the stored direction's sign bit is set: the near plane is then the
-    /// upper bound (`Wide::planes[1]`).
-    negative: [bool; D],
-    /// Per axis, the origin moved away from the near plane, and from the far one, in `f32`.
-    near: [f32; D],
-    far: [f32; D],
-    /// Per axis, the reciprocals for the near and the far plane.
-    to_near: [f32; D],
-    to_far: [f32; D],
+pub(crate) struct F32Probe<const D: usize> {
+    /// The origin moved away from the planes, in `f32`, and the reciprocals for the near and the
+    /// far plane.
+    slabs: Slabs<f32, D>,
 }
 
-impl<const D: usize> Narrow<D> {
+impl<const D: usize> F32Probe<D> {
     /// The line through `ray`, against boxes grown by `radius` (0 for rays); `None` where the
     /// origin, moved, lies beyond `f32`'s range.
     #[inline]
     pub(crate) fn of<T: Real>(ray: &Ray<T, D>, radius: f64) -> Option<Self> {
-        let mut line = Narrow {
+        let mut line = Slabs {
             negative: [false; D],
             near: [0.0; D],
             far: [0.0; D],
@@ -104,30 +98,14 @@ impl<const D: usize> Narrow<D> {
             line.to_near[i] = select_unpredictable(inv.is_infinite(), inv, held) as f32;
             line.to_far[i] = (WIDEN / n[i]) as f32;
         }
-        Some(line)
+        Some(F32Probe { slabs: line })
     }
 }
 
-impl<const D: usize> Line<D> for Narrow<D> {
+impl<const D: usize> Line<D> for F32Probe<D> {
     #[inline(always)]
     fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
-        let mut enter = [0.0f32; WIDTH];
-        let mut exit = [reach; WIDTH];
-        for i in 0..D {
-            let near = node.side(usize::from(self.negative[i]), i);
-            let far = node.side(usize::from(!self.negative[i]), i);
-            for k in 0..WIDTH {
-                let to_near = (near[k] - self.near[i]) * self.to_near[i];
-                let to_far = (far[k] - self.far[i]) * self.to_far[i];
-                // A NaN (a plane through the origin of a zero component) leaves each as it was.
-                enter[k] = if to_near > enter[k] {
-                    to_near
-                } else {
-                    enter[k]
-                };
-                exit[k] = if to_far < exit[k] { to_far } else { exit[k] };
-            }
-        }
+        let (enter, exit) = self.slabs.clip(node, [0.0; WIDTH], [reach; WIDTH]);
         (lanes(|k| enter[k] <= exit[k]), enter)
     }
 }
