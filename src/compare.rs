@@ -3,8 +3,10 @@
 
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 
+use crate::bounds::Aabb;
+use crate::hit::{Hit, Span};
 use crate::real::Real;
-use crate::{Aabb, Ellipsoid, Hit, Span, Sphere};
+use crate::shape::{Ellipsoid, Sphere};
 
 /// The three approx traits for a type, comparing the listed parts of `self` and `other`.
 macro_rules! approx_by_parts {

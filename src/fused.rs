@@ -67,3 +67,9 @@ pub(crate) fn with_fused_products<R>(f: impl FnOnce(Products) -> R) -> R {
 fn fma<R>(f: impl FnOnce(Products) -> R) -> R {
     f(Products::Fused)
 }
+
+/// `f` with the products split (Dekker): for the shapes whose casts measured no gain from FMA.
+#[inline(always)]
+pub(crate) fn with_split_products<R>(f: impl FnOnce(Products) -> R) -> R {
+    f(Products::Split)
+}

@@ -133,10 +133,9 @@ pub use point::{Impact, PointQuery};
 pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
-    Body, BodyHit, BodyNearest, BodySpan, Instance, InstanceHit, InstanceSpan, InstancedScene,
-    Scene,
+    BodyHit, BodyNearest, BodySpan, Instance, InstanceHit, InstanceSpan, InstancedScene, Scene,
 };
-pub use shape::{Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
+pub use shape::{Body, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};
 
 /// The code of `README.md`, compiled and run as a doc test.

@@ -7,10 +7,13 @@ use nalgebra::{Point, Rotation, SVector, Unit};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::bounds::Aabb;
 use crate::core::unit::UNIT_TOLERANCE;
 use crate::error::{Error, check_finite};
+use crate::grid::{Grid, GridCell};
+use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::{Aabb, Ellipsoid, Grid, GridCell, Ray, Sphere};
+use crate::shape::{Ellipsoid, Sphere};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Ray")]

@@ -1,6 +1,6 @@
 //! The two traits every shape implements.
 
-use nalgebra::Point;
+use nalgebra::{Point, SVector};
 
 use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
@@ -189,16 +189,42 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
         }
     }
 
-    /// The hook through which the crate asks a question of a shape in `f64`, not part of the API:
-    /// raysweep's shapes give themselves as a [`Body`](crate::Body) in `f64` (an `f32` shape
-    /// widened exactly), any other shape `None`. [`Sphere::time_of_impact`](crate::Sphere::time_of_impact)
-    /// casts a ball along a direction held in `f64` through it, so that an `f32` time is rounded
-    /// once, and decides exactly whether a ball or a box touches the moving ball at time 0;
-    /// an [`Instance`](crate::Instance) of an `f32` scene casts from an origin moved by
-    /// its offset exactly in `f64`; for a shape that gives `None`, both round the question to
-    /// the shape's width.
+    /// The crate's hook, not part of the API (no code outside the crate can name [`Sealed`], so
+    /// none can call or override it): the hit from `ray`'s origin plus `lo`, held apart exactly,
+    /// in `f64`, as [`Cast::cast_ray`] (`radius` `None`) or [`Cast::cast_sphere`] give it.
+    /// raysweep's shapes answer (`Some`) with the shape widened exactly; for any other shape
+    /// (`None`), an [`Instance`](crate::Instance) asks the shape from the origin rounded to its
+    /// width (`src/scene/instance/moved.rs`).
     #[doc(hidden)]
-    fn as_wide_body(&self) -> Option<crate::Body<f64, D>> {
+    fn moved_cast(
+        &self,
+        _: Sealed,
+        ray: &Ray<f64, D>,
+        lo: SVector<f64, D>,
+        radius: Option<f64>,
+        max_distance: f64,
+    ) -> Option<Option<Hit<f64, D>>> {
+        let _ = (ray, lo, radius, max_distance);
+        None
+    }
+
+    /// The crate's hook, as [`Cast::moved_cast`]: [`Cast::ray_span`] from `ray`'s origin plus
+    /// `lo`.
+    #[doc(hidden)]
+    fn moved_span(
+        &self,
+        _: Sealed,
+        ray: &Ray<f64, D>,
+        lo: SVector<f64, D>,
+    ) -> Option<Option<Span<f64>>> {
+        let _ = (ray, lo);
+        None
+    }
+
+    /// The crate's hook, as [`Cast::moved_cast`]: [`Shape::contains`] at `p + lo`, exactly.
+    #[doc(hidden)]
+    fn moved_contains(&self, _: Sealed, p: &Point<f64, D>, lo: SVector<f64, D>) -> Option<bool> {
+        let _ = (p, lo);
         None
     }
 
@@ -240,3 +266,65 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
             .for_each(|(rays, hits)| self.cast_rays(rays, max_distance, hits));
     }
 }
+
+/// The token the crate passes to its hooks on [`Cast`] and [`PointQuery`](crate::PointQuery).
+/// It lives in a private module and is not re-exported, so no code outside the crate can name
+/// it: a user's shape can neither call the hooks nor override them, and keeps their defaults,
+/// which leave every question to the shape's own methods in its own width.
+#[derive(Clone, Copy, Debug)]
+pub struct Sealed(pub(crate) ());
+
+/// The hooks of [`Cast`] through which an instance asks one of the crate's shapes from an origin
+/// moved exactly ([`Cast::moved_cast`], [`Cast::moved_span`], [`Cast::moved_contains`]): the
+/// shape widened exactly to `f64` (`widened`), its error-free products formed by `$with`
+/// (`with_fused_products` where the shape's casts detect FMA, `with_split_products`
+/// otherwise).
+macro_rules! moved_queries {
+    ($with:path) => {
+        #[doc(hidden)]
+        fn moved_cast(
+            &self,
+            _: $crate::traits::Sealed,
+            ray: &$crate::ray::Ray<f64, D>,
+            lo: nalgebra::SVector<f64, D>,
+            radius: Option<f64>,
+            max_distance: f64,
+        ) -> Option<Option<$crate::hit::Hit<f64, D>>> {
+            let wide = self.widened();
+            Some($with(
+                #[inline(always)]
+                |products| {
+                    $crate::cast::cast_beyond(&wide, ray, lo, radius, max_distance, products)
+                },
+            ))
+        }
+
+        #[doc(hidden)]
+        fn moved_span(
+            &self,
+            _: $crate::traits::Sealed,
+            ray: &$crate::ray::Ray<f64, D>,
+            lo: nalgebra::SVector<f64, D>,
+        ) -> Option<Option<$crate::hit::Span<f64>>> {
+            let wide = self.widened();
+            Some($with(
+                #[inline(always)]
+                |products| {
+                    $crate::cast::ray_span_from(&wide, ray, $crate::cast::Beyond(lo), products)
+                },
+            ))
+        }
+
+        #[doc(hidden)]
+        fn moved_contains(
+            &self,
+            _: $crate::traits::Sealed,
+            p: &nalgebra::Point<f64, D>,
+            lo: nalgebra::SVector<f64, D>,
+        ) -> Option<bool> {
+            Some(self.widened().contains_beyond(p, lo))
+        }
+    };
+}
+
+pub(crate) use moved_queries;

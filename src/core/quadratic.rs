@@ -359,7 +359,7 @@ impl Shortcut {
     /// The shortcut for a caller that needs only the distances, not the closest approach: no limit
     /// on how far the origin may be (the cancellation margins still guard the distances).
     #[inline]
-    pub(crate) fn distances_only<T: crate::Real>() -> Self {
+    pub(crate) fn distances_only<T: crate::real::Real>() -> Self {
         Shortcut {
             reach2: f64::INFINITY,
             ..Self::of::<T>(0.0)
@@ -369,7 +369,7 @@ impl Shortcut {
     /// The shortcut for a result of width `T` whose contact point has a coordinate of magnitude
     /// at least `point_scale`.
     #[inline]
-    pub(crate) fn of<T: crate::Real>(point_scale: f64) -> Self {
+    pub(crate) fn of<T: crate::real::Real>(point_scale: f64) -> Self {
         if T::EPSILON_WIDE > f64::EPSILON {
             // A width narrower than f64 has 29 guard bits to spare: they absorb everything but
             // extreme cancellation and origins more than 2^12 contact points away.
@@ -437,7 +437,7 @@ impl Shortcut {
     /// distances converted, missed the `f64` distance target by 1 to 2 ulps
     /// (`docs/performance.md`).
     #[inline]
-    pub(crate) fn rescaled<T: crate::Real>(point_scale: f64) -> Self {
+    pub(crate) fn rescaled<T: crate::real::Real>(point_scale: f64) -> Self {
         let shortcut = Self::of::<T>(point_scale);
         if shortcut.exact_products {
             let limit = 2.0 * point_scale;

@@ -35,7 +35,7 @@ use crate::core::quadratic::Offset;
 use crate::fused::BASE_PRODUCTS;
 use crate::point::PointQuery;
 use crate::real::{Real, widen};
-use crate::scene::Body;
+use crate::shape::Body;
 
 /// A ball against a shape at time 0.
 pub(crate) struct Gap<const D: usize> {

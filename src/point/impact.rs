@@ -5,7 +5,7 @@
 //! `v = velocity − other_velocity`, formed in `f64` (exact for `f32` inputs); the first contact is
 //! `other`'s own sphere cast along `v`, and the time is its distance over `|v|`, rounded once to
 //! the width. raysweep's shapes cast along `v` itself in `f64` (the shape widened exactly,
-//! [`Cast::as_wide_body`]), so that an `f32` time carries one rounding, not the rounding of `v`'s
+//! [`PointQuery::as_wide_body`]), so that an `f32` time carries one rounding, not the rounding of `v`'s
 //! direction to `f32` as well; a user's shape casts along `v`'s direction rounded to its width.
 //!
 //! A pair that touches or overlaps at time 0 has an impact at 0 only while the gap closes: the
@@ -29,7 +29,7 @@ use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
 use crate::shape::Sphere;
-use crate::traits::Cast;
+use crate::traits::{Cast, Sealed};
 
 /// The first contact of a moving ball with a moving shape ([`Sphere::time_of_impact`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -148,7 +148,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
             // Rounded up: a contact at `max_time` is within reach.
             max_distance: (max_time * speed).next_up(),
         };
-        let wide = other.as_wide_body();
+        let wide = other.as_wide_body(Sealed(()));
         let gap = wide
             .as_ref()
             .and_then(|body| Gap::exact(body, &sweep.origin.coords, sweep.radius))

@@ -15,7 +15,8 @@ mod sphere;
 use nalgebra::{Point, SVector, Unit};
 
 use crate::real::{Real, narrow, widen};
-use crate::traits::Shape;
+use crate::shape::Body;
+use crate::traits::{Sealed, Shape};
 
 pub use impact::Impact;
 
@@ -77,6 +78,18 @@ pub trait PointQuery<T: Real, const D: usize = 3>: Shape<T, D> {
     /// ```
     fn is_within(&self, p: &Point<T, D>, distance: T) -> bool {
         self.signed_distance(p) <= distance
+    }
+
+    /// The crate's hook, not part of the API (no code outside the crate can name [`Sealed`], so
+    /// none can call or override it): raysweep's shapes give themselves as a
+    /// [`Body`](crate::Body) in `f64` (an `f32` shape widened exactly), any other shape `None`.
+    /// [`Sphere::time_of_impact`](crate::Sphere::time_of_impact) casts the moving ball in `f64`
+    /// through it, so that an `f32` time is rounded once, and decides exactly whether a ball or a
+    /// box touches the moving ball at time 0; for a shape that gives `None`, it asks the shape's
+    /// own methods in its width (`src/point/impact.rs`).
+    #[doc(hidden)]
+    fn as_wide_body(&self, _: Sealed) -> Option<Body<f64, D>> {
+        None
     }
 }
 
@@ -207,6 +220,14 @@ macro_rules! point_query {
                 p: &nalgebra::Point<T, D>,
             ) -> (nalgebra::Point<T, D>, nalgebra::Unit<nalgebra::SVector<T, D>>) {
                 crate::point::closest_point(self, p)
+            }
+
+            #[doc(hidden)]
+            fn as_wide_body(
+                &self,
+                _: crate::traits::Sealed,
+            ) -> Option<crate::shape::Body<f64, D>> {
+                Some(crate::shape::Body::$shape(self.widened()))
             }
 
             $($($more)*)?

@@ -28,10 +28,10 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     pub(crate) node_of: Vec<u32>,
     /// The most nodes on a path from the root to a body.
     pub(crate) depth: usize,
-    /// The bodies inserted since the hierarchy was built (`src/scene/grow.rs`).
+    /// The bodies inserted since the hierarchy was built (`src/scene/insert.rs`).
     pub(crate) inserted: usize,
     /// [`Hierarchy::depth`] as built: `Scene::push` builds anew once insertions have deepened the
-    /// tree a few levels beyond it (`src/scene/grow.rs`).
+    /// tree a few levels beyond it (`src/scene/insert.rs`).
     pub(crate) built_depth: usize,
     pub(crate) width: PhantomData<fn() -> T>,
 }

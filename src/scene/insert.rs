@@ -18,7 +18,7 @@
 //!
 //! A split node keeps its parent's box for it, which still holds what is left in it. Every box
 //! holds what lies below it, grown as at the build, so the traversals' arguments hold unchanged.
-//! A node changed here is decoded, changed and encoded again (`src/scene/packed.rs`): its other
+//! A node changed here is decoded, changed and encoded again (`src/scene/node/packed.rs`): its other
 //! children's boxes move to the new grid, outward by less than a step where it is coarser, and
 //! exactly where it is as fine; so they grow no further than the coarsest grid the node has
 //! had, however often it is refitted ([`Scene::rebuild`] restores the tightest boxes).

@@ -10,14 +10,14 @@
 //! bounds' magnitudes, less `E = τ·D·(‖p‖ + ‖b‖) + ε`**, for the largest magnitudes `‖p‖` of
 //! `p`'s coordinates and `‖b‖` of the box's bounds, the dimension `D`, the smallest normal `f32`
 //! value `ε = 2^-126`, and `τ` as for the casts: `2^-20` for `f32`, `2^-38` for `f64`
-//! (`src/scene/probe.rs`). It holds wherever the solid lies in its grown box and the reported
+//! (`src/scene/probe/mod.rs`). It holds wherever the solid lies in its grown box and the reported
 //! distance is within `E` of the exact one:
 //!
 //! - The signed distance (distance outside, minus the distance to the outside inside) only grows
 //!   as the set shrinks: for `K ⊆ G`, a point outside `K` is at least as far from `K` as from
 //!   `G`, a point inside `K` is at most as deep in `K` as in `G`, and a point inside `G` but
 //!   outside `K` has `sd_G < 0 ≤ sd_K`. So `sd_G(p) ≤ sd_K(p)` for a child's box `G`, which holds
-//!   every body's box grown by `4τ` (`src/scene/wide.rs`), and so its solid.
+//!   every body's box grown by `4τ` (`src/scene/node/mod.rs`), and so its solid.
 //! - raysweep's shapes report within 1 ulp in `f32` (`2^-23` of a distance at most
 //!   `√D·(‖p‖ + ‖b‖)`) and, in `f64`, within `4·(ulp/2 + first-order change)`, the change under
 //!   half-ulp moves of `p`, the centre, the semi-axes and the rotation's entries being a few

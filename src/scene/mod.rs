@@ -1,27 +1,26 @@
 //! Scenes: many bodies, and queries over all of them that answer exactly what a loop over every
 //! body answers, through a bounding volume hierarchy.
 //!
-//! - [`body`]: [`Body`], any of the crate's solids, and the answers [`BodyHit`] and [`BodySpan`].
-//! - [`build`]: how a set of bodies is split, by binned SAH.
-//! - [`wide`]: the hierarchy the queries traverse, nodes of four children (nodes or bodies)
-//!   built top down by those splits, refitted when a body moves.
-//! - [`packed`]: the nodes as stored, each child's box in 8-bit steps (64 bytes a node), with the
-//!   argument why a decoded box holds the child's.
-//! - [`grow`]: [`Scene::push`], a body added to a built hierarchy where it costs least.
-//! - [`probe`]: a query's line against a node's children's boxes, conservatively, in `f64`, with
+//! - [`answer`]: what the queries return, [`BodyHit`], [`BodySpan`] and [`BodyNearest`].
+//! - [`node`]: a node of four children (nodes or bodies), its vocabulary, and [`node::packed`],
+//!   the node as stored, each child's box in 8-bit steps (64 bytes a node), with the argument why
+//!   a decoded box holds the child's.
+//! - [`hierarchy`]: the store of nodes, their back links, and the refit when a body moves.
+//! - [`build`]: the hierarchy built top down, by binned SAH splits (`build/split.rs`).
+//! - [`insert`]: [`Scene::push`], a body added to a built hierarchy where it costs least.
+//! - [`probe`]: a query's line against a node's children's boxes, conservatively, in `f64` and
+//!   in `f32` lanes, with the argument why a skipped child holds no answer.
+//! - [`mod@prefetch`]: loading the children a traversal meets ahead of their visit.
+//! - [`traverse`]: the stack, the depth-first walk and the breadth-first sweep the queries share.
+//! - [`lower_bound`]: a point's signed distance to a node's children's boxes, from below, with
 //!   the argument why a skipped child holds no answer.
-//! - [`narrow`]: the same in `f32` lanes, for first hits and any-hit.
-//! - [`mod@prefetch`]: loading the children a first-hit traversal meets ahead of their visit.
-//! - [`bound`]: a point's signed distance to a node's children's boxes, from below, with the
-//!   argument why a skipped child holds no answer.
 //! - [`proximity`]: the nearest body to a point, and the bodies within a distance of it.
 //! - [`search`]: one nearest search as a state advanced a node at a time, so that batches run
 //!   several side by side.
 //! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
-//! - [`traverse`]: the stack, the depth-first walk and the breadth-first sweep the queries share.
 //! - here: [`Scene`] and its ray queries.
 
-mod body;
+mod answer;
 mod build;
 mod hierarchy;
 mod insert;
@@ -34,7 +33,7 @@ mod proximity;
 mod search;
 mod traverse;
 
-pub use body::{Body, BodyHit, BodyNearest, BodySpan};
+pub use answer::{BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
 
 use alloc::vec::Vec;
@@ -46,6 +45,7 @@ use crate::cast::each_ray;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
+use crate::shape::Body;
 use crate::traits::Cast;
 use hierarchy::Hierarchy;
 use node::MAX_BODIES;
@@ -72,8 +72,8 @@ use probe::{F32Probe, F64Probe, Line, entry_limit};
 ///   inside its box whose distances are right to within that.
 ///
 /// The arguments, and why they hold for raysweep's shapes, are in the source's module
-/// documentation: [`probe.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/probe.rs)
-/// for the casts, [`bound.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/bound.rs)
+/// documentation: [`probe/mod.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/probe/mod.rs)
+/// for the casts, [`lower_bound.rs`](https://github.com/raysweep/raysweep/blob/main/src/scene/lower_bound.rs)
 /// for the proximity queries.
 ///
 /// # Example
@@ -616,7 +616,8 @@ mod tests {
     use nalgebra::{Point3, Vector3};
 
     use super::Scene;
-    use crate::{Ray, Sphere};
+    use crate::ray::Ray;
+    use crate::shape::Sphere;
 
     /// A hierarchy too deep for the stack on the call stack traverses with one from the heap,
     /// and answers the same.

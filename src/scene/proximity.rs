@@ -3,7 +3,7 @@
 //! answers them.
 //!
 //! Both descend the hierarchy with [`LowerBound`], a lower bound on the signed distance any body below
-//! a child can report (`src/scene/bound.rs` argues it). `within` visits every child whose bound
+//! a child can report (`src/scene/lower_bound.rs` argues it). `within` visits every child whose bound
 //! is at most the distance asked. `nearest` visits children nearest bound first, depth first,
 //! and skips those whose bound exceeds the best signed distance found so far (strictly: a body as
 //! near with a lower id must still be found) or the largest distance asked. Bounds are negative

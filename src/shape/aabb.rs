@@ -17,7 +17,6 @@ use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, length};
 use crate::real::{Real, widen};
-use crate::scene::Body;
 use crate::traits::{Cast, Shape};
 
 impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
@@ -256,10 +255,7 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Aabb<T, D> {
-    #[doc(hidden)]
-    fn as_wide_body(&self) -> Option<Body<f64, D>> {
-        Some(Body::Aabb(self.widened()))
-    }
+    crate::traits::moved_queries!(crate::fused::with_split_products);
 
     /// See [`Cast::cast_ray`].
     ///

@@ -17,7 +17,6 @@ use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, sqrt, widen};
-use crate::scene::Body;
 use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
@@ -648,10 +647,7 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Ellipsoid<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Ellipsoid<T, D> {
-    #[doc(hidden)]
-    fn as_wide_body(&self) -> Option<Body<f64, D>> {
-        Some(Body::Ellipsoid(self.widened()))
-    }
+    crate::traits::moved_queries!(crate::fused::with_split_products);
 
     /// See [`Cast::cast_ray`].
     ///

@@ -9,7 +9,7 @@ use nalgebra::{Point3, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::Ray;
+use crate::ray::Ray;
 use crate::core::exact::Products;
 
 /// For `count` draws of a generator seeded with `seed`, `case` builds a query (or `None` to skip

@@ -19,7 +19,6 @@ use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::scene::Body;
 use crate::shape::inside;
 use crate::traits::{Cast, Shape};
 
@@ -458,10 +457,7 @@ impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
 }
 
 impl<T: Real, const D: usize> Cast<T, D> for Sphere<T, D> {
-    #[doc(hidden)]
-    fn as_wide_body(&self) -> Option<Body<f64, D>> {
-        Some(Body::Sphere(self.widened()))
-    }
+    crate::traits::moved_queries!(crate::fused::with_fused_products);
 
     /// See [`Cast::cast_ray`].
     ///

@@ -11,6 +11,7 @@ mod batch;
 mod grid;
 mod impact;
 mod instances;
+mod layers;
 mod phantom;
 mod point;
 mod precision;

@@ -1,4 +1,4 @@
-//! How a scene's bodies are split, top down, for its hierarchy (`src/scene/wide.rs`): binned SAH
+//! How a scene's bodies are split, top down, for its hierarchy (`src/scene/build/mod.rs`): binned SAH
 //! over the bodies' boxes (Wald, "On fast construction of SAH-based bounding volume
 //! hierarchies", IEEE Symposium on Interactive Ray Tracing, 2007), in `O(n log n)` for bodies
 //! spread through space.
@@ -16,7 +16,7 @@ use crate::real::Real;
 const BINS: usize = 16;
 
 /// Subsets of this many bodies or fewer are split at the median: the node that takes them
-/// (`src/scene/wide.rs`) holds all of them as its children, whatever the split.
+/// (`src/scene/build/mod.rs`) holds all of them as its children, whatever the split.
 const SMALL: usize = 4;
 
 /// The depth beyond which a node is split at its median instead: a bound on the depth (and the

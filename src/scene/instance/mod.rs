@@ -17,7 +17,7 @@
 //!   width), the scene is asked with the ray moved there, and its answer (distance, span, normal,
 //!   body) is the untranslated body's own, bit for bit; the hit's point is that answer's point
 //!   plus `v`, rounded once.
-//! - otherwise raysweep's shapes answer in `f64` ([`Cast::as_wide_body`]: an `f32` shape widened
+//! - otherwise raysweep's shapes answer in `f64` (`Cast::moved_cast` and its kin: an `f32` shape widened
 //!   exactly) from `hi`, with `lo` carried into the cores as an origin held apart
 //!   (`crate::cast::Beyond`): a sphere's or an ellipsoid's offset `o − c` becomes the exact pair
 //!   `(hi − c) + lo`, a box's bounds move by `−(hi + lo)`. Each answer is within the single
@@ -30,7 +30,7 @@
 //! # Why the hierarchy over instances skips no answer
 //!
 //! The instanced scene's hierarchy is a scene's hierarchy ([`Scene`]'s build, probes and
-//! traversals), over one box per instance, and the argument of `src/scene/probe.rs` holds if
+//! traversals), over one box per instance, and the argument of `src/scene/probe/mod.rs` holds if
 //! every point an instance reports lies in its box grown by `τ·(‖o‖ + |bᵢ|)`. A body's answer
 //! from the moved origin `o − v` lies in its box grown by `τ·(‖o − v‖ + |bᵢ|)` (its scene's
 //! coordinates), with `‖o − v‖ ≤ ‖o‖ + ‖v‖`: beyond what the probe allows by `τ·‖v‖`, which for an

@@ -11,7 +11,7 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
 use crate::scene::probe::{self, F32Probe, F64Probe};
-use crate::traits::Cast;
+use crate::traits::{Cast, Sealed};
 
 /// A query's origin `o` moved to `o − v` for an instance at offset `v`.
 enum Moved<T: Real, const D: usize> {
@@ -119,12 +119,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
                 let moved = ray.moved_to(origin);
                 let wide_ray = ray.in_f64_from(wide);
                 let cast = |_, body: &S, _| {
-                    let hit = match body.as_wide_body() {
-                        Some(body) => {
-                            let r = radius.map(Real::to_wide);
-                            let hit = body.cast_beyond(&wide_ray, lo, r, limit.to_wide())?;
-                            self.placed_wide(ray, hit)?
-                        }
+                    let r = radius.map(Real::to_wide);
+                    let hit = match body.moved_cast(Sealed(()), &wide_ray, lo, r, limit.to_wide()) {
+                        Some(hit) => self.placed_wide(ray, hit?)?,
                         None => self.placed(match radius {
                             None => body.cast_ray(&moved, limit),
                             Some(r) => body.cast_sphere(&moved, r, limit),
@@ -173,12 +170,15 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             |node| line.crosses(node),
             |body| {
                 let shape = &bodies[body];
-                let span = match (&beyond, shape.as_wide_body()) {
-                    (Some((line, lo)), Some(wide)) => wide.span_beyond(line, *lo).map(|s| Span {
+                let wide = beyond
+                    .as_ref()
+                    .and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo));
+                let span = match wide {
+                    Some(span) => span.map(|s| Span {
                         enter: T::from_wide(s.enter),
                         exit: T::from_wide(s.exit),
                     }),
-                    _ => shape.ray_span(&moved),
+                    None => shape.ray_span(&moved),
                 };
                 if let Some(span) = span {
                     spans.push(InstanceSpan {
@@ -218,10 +218,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
             |node| probe::containing::<D, T>(node, &at),
             |body| {
                 let shape = &bodies[body];
-                let holds = match (&beyond, shape.as_wide_body()) {
-                    (Some((w, lo)), Some(b)) => b.contains_beyond(w, *lo),
-                    _ => shape.contains(&rounded),
-                };
+                let holds = beyond
+                    .as_ref()
+                    .and_then(|(w, lo)| shape.moved_contains(Sealed(()), w, *lo))
+                    .unwrap_or_else(|| shape.contains(&rounded));
                 if holds {
                     found.push((instance, body));
                 }

@@ -34,7 +34,7 @@ pub(crate) const MAX_BODIES: usize = (BODY - 1) as usize;
 
 /// How much a box grows, relative to the magnitudes of its bounds (and a probe's origin): `2^-18`
 /// for `f32`, `2^-36` for `f64`. Far above either width's rounding, and above the errors of the
-/// bodies' casts (`src/scene/probe.rs`).
+/// bodies' casts (`src/scene/probe/mod.rs`).
 #[inline(always)]
 pub(crate) fn slack<T: Real>() -> f64 {
     if T::EPSILON_WIDE > f64::EPSILON {
@@ -77,7 +77,7 @@ impl<const D: usize> Sides<D> for Node<D> {
 
 /// A node as the queries read it: its children's boxes, lane `k` for child `k`, and the children
 /// (a node's index, a body's id with [`BODY`], or [`EMPTY`]). The hierarchy stores it as a
-/// [`Packed`] node (`src/scene/packed.rs`) and decodes it where it is read.
+/// [`Packed`](packed::Packed) node and decodes it where it is read.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(16))]
 pub(crate) struct Node<const D: usize> {

@@ -5,7 +5,7 @@
 //!
 //! # Why its skipped children hold no answer
 //!
-//! `src/scene/probe.rs` says what a child's box holds and how far a probe moves the origin from
+//! `src/scene/probe/mod.rs` says what a child's box holds and how far a probe moves the origin from
 //! each plane. Here the origin is moved `2^-23·(|oᵢ| + margin)` further, then rounded to `f32`
 //! (`o'ᵢ`; rounding to nearest takes back at most `2^-24` of the magnitude, or `2^-150` below
 //! `2^-126`, which the margin's `2^-140` covers), and each parameter is `t = (bᵢ − o'ᵢ)·wᵢ` in
@@ -25,9 +25,9 @@
 //! sign (for a near parameter, the exact one is then beyond `f32::MAX`, and so are the exit and
 //! every distance a body of the child reports, while a finite `reach` is at most that); a
 //! result below `2^-126` has an absolute error of at most `2^-150`, which the margin's `2^-140`
-//! exceeds; and where `nᵢ` is a zero, the infinities are those of `probe.rs`. (The origin must be
+//! exceeds; and where `nᵢ` is a zero, the infinities are those of `src/scene/probe/mod.rs`. (The origin must be
 //! finite in `f32` once moved; for origins beyond that, [`F32Probe::of`] declines, and the scene
-//! takes [`F64Probe`](super::probe::F64Probe).)
+//! takes [`F64Probe`](super::F64Probe).)
 //!
 //! The entry is the largest near parameter and 0, the exit the smallest far parameter and
 //! `reach`. If the exact entry `X` (from the moved origin, itself at most the entry into the
@@ -36,7 +36,7 @@
 //! positive one `Y` is computed at least `Y·(1 + 2^-20)·(1 − 3.01·2^-24)`, above `Y·(1 +
 //! 3.01·2^-24)`. So where the line meets the grown box ahead of the origin (`X ≤ Y`, `Y ≥ 0`),
 //! the computed entry is at most the computed exit; and a child whose computed entry exceeds
-//! `reach(limit)` holds no hit within `limit` (`probe.rs`).
+//! `entry_limit(limit)` holds no hit within `limit` (`src/scene/probe/mod.rs`).
 //!
 //! Rounding to nearest, rather than outward, keeps the per-ray set-up free of branches on the
 //! data: at `10^3` spheres, where a ray costs a few hundred nanoseconds, outward rounding's

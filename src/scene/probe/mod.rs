@@ -18,7 +18,7 @@
 //! `‖o‖` and the distance travelled along that axis bound; hence `‖o‖`, not `|oᵢ|`.)
 //!
 //! A child's box (a node's or a body's) holds the bodies' boxes grown by [`slack`]` = 4τ` of
-//! their bounds' magnitudes (`src/scene/wide.rs`), rounded outward. A probe moves the query's
+//! their bounds' magnitudes (`src/scene/node/mod.rs`), rounded outward. A probe moves the query's
 //! origin away from each plane by its margin `4τ·(‖o‖ + r) + r + 2^-140` (`r` the ball's radius,
 //! 0 for rays; [`margin`]), so that, seen from the origin, each plane lies beyond the bodies'
 //! boxes grown by `τ` (and `r`) by at least `3τ·(|bᵢ| + ‖o‖ + r) + 2^-140`: the room for the
@@ -31,7 +31,7 @@
 //!   `2^-140` covers underflow), so its entries and exits are those of boxes still holding the
 //!   bodies' boxes grown by `τ`. Scenes use it for spans, and for first hits where [`F32Probe`]
 //!   declines.
-//! - [`F32Probe`] (`src/scene/narrow.rs`), in `f32` lanes, four children per instruction: its
+//! - [`F32Probe`] (`src/scene/probe/f32.rs`), in `f32` lanes, four children per instruction: its
 //!   parameters are within a factor `1 ± 2^-22` of the exact ones, and it widens its exits to
 //!   cover that (the argument is there).
 //!
@@ -42,9 +42,9 @@
 //! `0·∞ = NaN`, which the comparisons that gather the entry and the exit ignore (the origin lies
 //! in the closed slab). An unused child's box is empty (`+∞` to `−∞`) in a node stored whole, and
 //! its entry exceeds its exit for every line from a finite origin; in a node read from its steps
-//! (`src/scene/packed.rs`) its box is finite, and the traversals drop it by its id
-//! ([`Hierarchy::meets`](super::wide::Hierarchy::meets),
-//! [`Hierarchy::raw`](super::wide::Hierarchy::raw)). So:
+//! (`src/scene/node/packed.rs`) its box is finite, and the traversals drop it by its id
+//! ([`Hierarchy::meets`](super::hierarchy::Hierarchy::meets),
+//! [`Hierarchy::raw`](super::hierarchy::Hierarchy::raw)). So:
 //!
 //! - where the probe finds that the line misses the grown box, it misses each body's box grown by
 //!   `τ`, and no body of the node reports a span, a hit or a contact;
