@@ -49,7 +49,7 @@ use crate::shape::Body;
 use crate::traits::Cast;
 use hierarchy::Hierarchy;
 use node::MAX_BODIES;
-use probe::{F32Probe, F64Probe, Line, entry_limit};
+use probe::{F64Probe, Line, entry_limit, on_line};
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -301,10 +301,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         filter: impl FnMut(usize) -> bool,
     ) -> Option<BodyHit<T, D>> {
         let cast = kept(filter, |body: &S, _| body.cast_ray(ray, max_distance));
-        let first = match F32Probe::of(ray, 0.0) {
-            Some(line) => self.first(&line, max_distance.to_wide(), cast),
-            None => self.first(&F64Probe::of(ray, 0.0), max_distance.to_wide(), cast),
-        };
+        let first = on_line!(ray, 0.0, |line| self.first(
+            &line,
+            max_distance.to_wide(),
+            cast
+        ));
         first.map(|(body, hit)| BodyHit { body, hit })
     }
 
@@ -353,10 +354,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         let cast = kept(filter, |body: &S, _| {
             body.cast_sphere(ray, radius, max_distance)
         });
-        let first = match F32Probe::of(ray, grow) {
-            Some(line) => self.first(&line, max_distance.to_wide(), cast),
-            None => self.first(&F64Probe::of(ray, grow), max_distance.to_wide(), cast),
-        };
+        let first = on_line!(ray, grow, |line| self.first(
+            &line,
+            max_distance.to_wide(),
+            cast
+        ));
         first.map(|(body, hit)| BodyHit { body, hit })
     }
 
@@ -391,10 +393,12 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             return false;
         }
         let hits = |body: &S| body.cast_ray(ray, max_distance).is_some();
-        match F32Probe::of(ray, 0.0) {
-            Some(line) => self.any(&line, entry_limit(max), filter, hits),
-            None => self.any(&F64Probe::of(ray, 0.0), entry_limit(max), filter, hits),
-        }
+        on_line!(ray, 0.0, |line| self.any(
+            &line,
+            entry_limit(max),
+            filter,
+            hits
+        ))
     }
 
     /// Clears `spans`, then fills it with one entry for every body whose

@@ -14,6 +14,7 @@ use crate::real::Real;
 
 use super::lower_bound::LowerBound;
 use super::node::{BODY, WIDTH};
+use super::traverse::{better, descend};
 use super::{BodyNearest, Scene};
 
 /// A stack entry: a child (a node, or a body with [`BODY`]) and its bound.
@@ -67,78 +68,27 @@ impl<T: Real, const D: usize> Search<T, D> {
         stack: &mut [Queued],
         filter: &mut impl FnMut(usize) -> bool,
     ) -> bool {
-        let (child, _) = self.next;
-        if child & BODY != 0 {
-            let id = (child & !BODY) as usize;
-            let body = &scene.bodies[id];
-            let bar = self.best.map_or(self.max_distance, |(_, bd)| bd);
-            if filter(id) && body.is_within(&self.point, bar) {
-                let distance = body.signed_distance(&self.point);
-                let d = distance.to_wide();
-                let better = self.best.is_none_or(|(b, bd)| {
-                    let bd = bd.to_wide();
-                    d < bd || (d == bd && id < b)
-                });
-                if d <= self.max && better {
-                    self.best = Some((id, distance));
-                    self.limit = <f32 as Real>::from_wide_up(d);
-                }
-            }
-        } else {
-            let (node, used) = scene.hierarchy.raw(child as usize);
-            let (kept, bounds) = self.lower.within(&node, self.limit);
-            let kept = kept & used;
-            if kept != 0 {
-                // The nearest is visited next; the others wait on the stack, the farther of two
-                // deeper, three in lane order (sorting them measured slower than it saved). The
-                // gathering below is also in `Scene::first`; one shared `#[inline(always)]` helper
-                // measured slower for `nearest_batch`, so each keeps its own (the scene's house
-                // issue is to share one traversal without that cost).
-                let mut found = [(0u32, 0.0f32); WIDTH];
-                let mut count = 0;
-                let mut bits = kept;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    scene.prefetch_child(node.child[k]);
-                    found[count] = (node.child[k], bounds[k]);
-                    count += 1;
-                }
-                if count == 2 {
-                    let swap = found[0].1 < found[1].1;
-                    (found[0], found[1]) = core::hint::select_unpredictable(
-                        swap,
-                        (found[1], found[0]),
-                        (found[0], found[1]),
-                    );
-                } else if count > 2 {
-                    let mut m = count - 1;
-                    for k in 0..count - 1 {
-                        if found[k].1 < found[m].1 {
-                            m = k;
-                        }
+        descend!(
+            scene, stack, self.top, self.next, self.limit, nearest_last;
+            body(id) => {
+                let body = &scene.bodies[id];
+                let bar = self.best.map_or(self.max_distance, |(_, bd)| bd);
+                if filter(id) && body.is_within(&self.point, bar) {
+                    let distance = body.signed_distance(&self.point);
+                    let d = distance.to_wide();
+                    let best = self.best.map(|(b, bd)| (b, bd.to_wide()));
+                    if d <= self.max && better(best, id, d) {
+                        self.best = Some((id, distance));
+                        self.limit = <f32 as Real>::from_wide_up(d);
                     }
-                    found.swap(m, count - 1);
                 }
-                for &entry in &found[..count - 1] {
-                    stack[self.top] = entry;
-                    self.top += 1;
-                }
-                self.next = found[count - 1];
-                return true;
             }
-        }
-        // The nearest child left that can still hold a body that counts.
-        loop {
-            if self.top == 0 {
-                return false;
+            node(index) => {
+                let (node, used) = scene.hierarchy.raw(index);
+                let (kept, bounds) = self.lower.within(&node, self.limit);
+                (kept & used, bounds, node.child)
             }
-            self.top -= 1;
-            self.next = stack[self.top];
-            if !(self.next.1 > self.limit) {
-                return true;
-            }
-        }
+        )
     }
 
     /// The answer of a search that has run to its end.

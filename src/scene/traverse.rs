@@ -19,11 +19,99 @@ const STACK: usize = 64;
 const QUEUE: usize = 64;
 
 /// Whether an answer at distance `d` from body `id` beats the best so far, `(id, d)`: nearer, or
-/// as near with a lower id, as the loop over the bodies in order keeps it.
+/// as near with a lower id, as the loop over the bodies in order keeps it. Every query that keeps
+/// one best answer (first hits, sphere casts, nearest) decides by it.
 #[inline(always)]
-fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
+pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
     best.is_none_or(|(b, bd)| d < bd || (d == bd && id < b))
 }
+
+/// One step of the nearest-first descent that first hits (and sphere casts) and nearest searches
+/// share: visits the child `$next` (a `(child, key)` pair), then finds the one to visit after it;
+/// `false` once none is left.
+///
+/// - A body: `$body` runs with `$id` its id (it may lower `$limit`).
+/// - A node: `$node` runs with `$index` its index and gives the children that may hold an
+///   answer as bits (bit `k` for child `k`, unused children cleared), each child's key (a lower
+///   bound on what it can answer) and the node's children. Each kept child is prefetched; the
+///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
+///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
+///   searches, where sorting measured slower than it saved).
+/// - Where the step kept no child, `$next` is the nearest child left on the stack whose key does
+///   not exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
+///   visited, for the lowest id); the others are dropped.
+///
+/// A macro rather than a function taking closures: the shared helper measured slower for
+/// `nearest_batch`, whose searches interleave (`docs/performance.md`, "Scene proximity").
+macro_rules! descend {
+    (
+        $scene:expr, $stack:expr, $top:expr, $next:expr, $limit:expr, $order:ident;
+        body($id:ident) => $body:block
+        node($index:ident) => $node:block
+    ) => {{
+        let (child, _) = $next;
+        let mut kept = false;
+        if child & BODY != 0 {
+            let $id = (child & !BODY) as usize;
+            $body
+        } else {
+            let $index = child as usize;
+            let (bits, keys, children): (u32, [f32; WIDTH], [u32; WIDTH]) = $node;
+            if bits != 0 {
+                let mut found = [(0u32, 0.0f32); WIDTH];
+                let mut count = 0;
+                let mut rest = bits;
+                while rest != 0 {
+                    let k = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    $scene.prefetch_child(children[k]);
+                    found[count] = (children[k], keys[k]);
+                    count += 1;
+                }
+                if count == 2 {
+                    let swap = found[0].1 < found[1].1;
+                    (found[0], found[1]) = core::hint::select_unpredictable(
+                        swap,
+                        (found[1], found[0]),
+                        (found[0], found[1]),
+                    );
+                } else if count > 2 {
+                    descend!(@order $order, found, count);
+                }
+                for &entry in &found[..count - 1] {
+                    $stack[$top] = entry;
+                    $top += 1;
+                }
+                $next = found[count - 1];
+                kept = true;
+            }
+        }
+        kept || loop {
+            if $top == 0 {
+                break false;
+            }
+            $top -= 1;
+            $next = $stack[$top];
+            if !($next.1 > $limit) {
+                break true;
+            }
+        }
+    }};
+    // More than two children: the nearest last.
+    (@order sorted, $found:ident, $count:ident) => {
+        $found[..$count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1))
+    };
+    (@order nearest_last, $found:ident, $count:ident) => {{
+        let mut m = $count - 1;
+        for k in 0..$count - 1 {
+            if $found[k].1 < $found[m].1 {
+                m = k;
+            }
+        }
+        $found.swap(m, $count - 1);
+    }};
+}
+pub(super) use descend;
 
 /// The traversals every query shares, which need nothing of the bodies.
 impl<T: Real, const D: usize, S> Scene<T, D, S> {
@@ -134,8 +222,8 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     /// The first answer that `cast` gives, and its body's id: `cast(id, body, limit)` gives an
     /// answer and its distance, or `None`; `limit` is the distance of the best answer so far (or
     /// `max`), which an answer must not exceed to count. The children the line meets are visited
-    /// nearest first, and those whose entry lies beyond the best answer so far (strictly: equal
-    /// distances are still visited, for the lowest id) are skipped.
+    /// nearest first ([`descend!`], sorted), and those whose entry lies beyond the best answer so
+    /// far (strictly: equal distances are still visited, for the lowest id) are skipped.
     pub(super) fn first<A>(
         &self,
         line: &impl Line<D>,
@@ -150,14 +238,11 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         // The entry a child must not exceed to hold a hit that counts.
         let mut within = entry_limit(max);
         self.with_stack((0, 0.0f32), |stack| {
-            // Children still to visit, with their entries, the nearest on top.
             let mut top = 0;
-            // The child visited now: the root first.
             let mut next = (0u32, 0.0f32);
-            loop {
-                let (child, _) = next;
-                if child & BODY != 0 {
-                    let id = (child & !BODY) as usize;
+            while descend!(
+                self, stack, top, next, within, sorted;
+                body(id) => {
                     let limit = best_at.map_or(max, |(_, d)| d);
                     if let Some((d, answer)) = cast(id, &self.bodies[id], limit)
                         && better(best_at, id, d)
@@ -166,53 +251,14 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         best_at = Some((id, d));
                         within = entry_limit(d);
                     }
-                } else {
-                    let node = &self.hierarchy.nodes[child as usize];
+                }
+                node(index) => {
+                    let node = &self.hierarchy.nodes[index];
                     let (met, enter) = self.hierarchy.meets(line, node, within);
-                    if met != 0 {
-                        // The children met, in lane order, then sorted nearest last: the nearest is
-                        // visited next, the others go on the stack, the farthest deepest.
-                        let mut found = [(0u32, 0.0f32); WIDTH];
-                        let mut count = 0;
-                        let mut bits = met;
-                        while bits != 0 {
-                            let k = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let child = node.child[k];
-                            self.prefetch_child(child);
-                            found[count] = (child, enter[k]);
-                            count += 1;
-                        }
-                        if count == 2 {
-                            let swap = found[0].1 < found[1].1;
-                            (found[0], found[1]) = core::hint::select_unpredictable(
-                                swap,
-                                (found[1], found[0]),
-                                (found[0], found[1]),
-                            );
-                        } else if count > 2 {
-                            found[..count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
-                        }
-                        for &entry in &found[..count - 1] {
-                            stack[top] = entry;
-                            top += 1;
-                        }
-                        next = found[count - 1];
-                        continue;
-                    }
+                    (met, enter, node.child)
                 }
-                // The nearest child left that can still hold a hit that counts.
-                loop {
-                    if top == 0 {
-                        return best;
-                    }
-                    top -= 1;
-                    next = stack[top];
-                    if next.1 <= within {
-                        break;
-                    }
-                }
-            }
+            ) {}
+            best
         })
     }
 }

@@ -9,8 +9,8 @@ use nalgebra::{Point3, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::ray::Ray;
 use crate::core::exact::Products;
+use crate::ray::Ray;
 
 /// For `count` draws of a generator seeded with `seed`, `case` builds a query (or `None` to skip
 /// the draw) and says what it is; asserts that the query answers alike, to its `Debug` form

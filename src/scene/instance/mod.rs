@@ -53,7 +53,7 @@ use core::fmt;
 use nalgebra::{Point, SVector};
 
 use super::node::slack;
-use super::probe::{self, F32Probe, F64Probe, Line};
+use super::probe::{self, F64Probe, Line, on_line};
 use super::{Body, Scene};
 use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
@@ -61,21 +61,6 @@ use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
-
-/// `$run` with `$line` the scene's line of `$ray` grown by `$grow`: [`F32Probe`] where it takes the
-/// origin, else [`F64Probe`], as the scene's own first hits choose.
-macro_rules! on_line {
-    ($ray:expr, $grow:expr, |$line:ident| $run:expr) => {
-        match F32Probe::of($ray, $grow) {
-            Some($line) => $run,
-            None => {
-                let $line = F64Probe::of($ray, $grow);
-                $run
-            }
-        }
-    };
-}
-pub(crate) use on_line;
 
 /// A scene placed at an offset: every body of the scene translated by `offset`, exactly.
 ///

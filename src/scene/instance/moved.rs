@@ -5,12 +5,12 @@ use alloc::vec::Vec;
 
 use nalgebra::{Point, SVector, Unit};
 
-use super::{Instance, InstanceSpan, on_line};
+use super::{Instance, InstanceSpan};
 use crate::core::exact::two_sum;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
-use crate::scene::probe::{self, F32Probe, F64Probe};
+use crate::scene::probe::{self, F64Probe, on_line};
 use crate::traits::{Cast, Sealed};
 
 /// A query's origin `o` moved to `o − v` for an instance at offset `v`.
@@ -59,6 +59,21 @@ impl<T: Real, const D: usize> Moved<T, D> {
                 apart: apart * (1.0 + f64::EPSILON * 4.0),
             }
         })
+    }
+
+    /// The moved origin rounded to the width, how far apart from the exact one it may be, and,
+    /// where it is not exact, the exact one as `wide + lo`.
+    #[allow(clippy::type_complexity)]
+    fn parts(self) -> (Point<T, D>, f64, Option<(Point<f64, D>, SVector<f64, D>)>) {
+        match self {
+            Moved::Exact(origin) => (origin, 0.0, None),
+            Moved::Rounded {
+                origin,
+                wide,
+                lo,
+                apart,
+            } => (origin, apart, Some((wide, lo))),
+        }
     }
 }
 
@@ -154,15 +169,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let Some(moved) = Moved::of(ray.origin(), &self.offset) else {
             return;
         };
-        let (origin, apart, beyond) = match moved {
-            Moved::Exact(origin) => (origin, 0.0, None),
-            Moved::Rounded {
-                origin,
-                wide,
-                lo,
-                apart,
-            } => (origin, apart, Some((ray.in_f64_from(wide), lo))),
-        };
+        let (origin, apart, beyond) = moved.parts();
+        let beyond = beyond.map(|(wide, lo)| (ray.in_f64_from(wide), lo));
         let moved = ray.moved_to(origin);
         let line = F64Probe::of(&moved, apart);
         let bodies = self.scene.bodies();
@@ -203,12 +211,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let Some(moved) = Moved::of(point, &self.offset) else {
             return;
         };
-        let (rounded, beyond) = match moved {
-            Moved::Exact(p) => (p, None),
-            Moved::Rounded {
-                origin, wide, lo, ..
-            } => (origin, Some((wide, lo))),
-        };
+        let (rounded, _, beyond) = moved.parts();
         let at: [f64; D] = match &beyond {
             Some((w, _)) => w.coords.into(),
             None => core::array::from_fn(|i| rounded[i].to_wide()),

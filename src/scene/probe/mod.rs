@@ -115,6 +115,21 @@ pub(crate) fn containing<const D: usize, T: Real>(node: &Node<D>, p: &[f64; D]) 
     lanes(|k| inside[k])
 }
 
+/// `$run` with `$line` the line of `$ray` grown by `$grow`: [`F32Probe`] where it takes the
+/// origin, else [`F64Probe`]. First hits, sphere casts and any-hit choose their probe by it.
+macro_rules! on_line {
+    ($ray:expr, $grow:expr, |$line:ident| $run:expr) => {
+        match $crate::scene::probe::F32Probe::of($ray, $grow) {
+            Some($line) => $run,
+            None => {
+                let $line = $crate::scene::probe::F64Probe::of($ray, $grow);
+                $run
+            }
+        }
+    };
+}
+pub(crate) use on_line;
+
 /// A number the slab test runs in: `f32` for [`F32Probe`], `f64` for [`F64Probe`].
 pub(crate) trait Param:
     Copy + PartialOrd + Sub<Output = Self> + Mul<Output = Self> + From<f32>
