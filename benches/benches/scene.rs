@@ -1,6 +1,6 @@
 //! Scenes of spheres against parry 0.25.3's `Compound` of balls and against the loop over the
-//! bodies: first-hit ray casts, sphere casts, builds, growth with the number of bodies, and
-//! threads.
+//! bodies: first-hit ray casts, sphere casts, the walks (any-hit within 20, spans, the bodies
+//! holding a point), builds, growth with the number of bodies, and threads.
 //!
 //! The workload: `N` balls of radius 1 with centres uniform in a cube that they fill to 10 %
 //! (overlaps allowed), 4096 rays from points uniform in the cube in isotropic directions, maximum
@@ -64,6 +64,40 @@ fn ours<T: Width>(c: &mut Criterion, width: &str) {
                     store_each(&rays, &mut hits, |r| {
                         scene.cast_sphere(black_box(r), ball, inf)
                     })
+                })
+            });
+            g.finish();
+            // The walks that visit every child met: any-hit, spans, and the bodies holding a
+            // point (the rays' origins).
+            let mut g = per_ray(c, &format!("{width}/scene walks, {n} spheres"));
+            let far = T::of(20.0);
+            g.bench_function("hits_any", |b| {
+                b.iter(|| {
+                    rays.iter()
+                        .filter(|r| scene.hits_any(black_box(r), far))
+                        .count()
+                })
+            });
+            let mut spans = Vec::new();
+            g.bench_function("ray_spans", |b| {
+                b.iter(|| {
+                    let mut total = 0;
+                    for r in &rays {
+                        scene.ray_spans(black_box(r), &mut spans);
+                        total += spans.len();
+                    }
+                    total
+                })
+            });
+            let mut holding = Vec::new();
+            g.bench_function("containing", |b| {
+                b.iter(|| {
+                    let mut total = 0;
+                    for r in &rays {
+                        scene.containing(black_box(r.origin()), &mut holding);
+                        total += holding.len();
+                    }
+                    total
                 })
             });
             g.finish();

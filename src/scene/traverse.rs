@@ -1,6 +1,9 @@
-//! The traversals the queries share: a stack deep enough for the hierarchy, the depth-first walk
-//! of the queries that need no order (spans, any-hit, `containing`), and the breadth-first one of
-//! `within`, whose queue gives the loads of the children it prefetches time to arrive.
+//! The traversals the queries share: a stack deep enough for the hierarchy; one depth-first
+//! descent ([`descend!`]) into which each query passes its body test and its node test, run
+//! nearest first by first hits, sphere casts and nearest searches, and in no order by the walk of
+//! the queries that visit every child met (spans, any-hit, `containing`); and the breadth-first
+//! sweep of `within`, whose queue gives the loads of the children it prefetches time to arrive
+//! (a stack visits them at once).
 
 use alloc::vec::Vec;
 
@@ -26,8 +29,8 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
     best.is_none_or(|(b, bd)| d < bd || (d == bd && id < b))
 }
 
-/// One step of the nearest-first descent that first hits (and sphere casts) and nearest searches
-/// share: visits the child `$next` (a `(child, key)` pair), then finds the one to visit after it;
+/// One step of the depth-first descent every stack traversal runs (first hits and sphere casts,
+/// nearest searches, and the walks of any-hit, spans and `containing`): visits the child `$next` (a `(child, key)` pair), then finds the one to visit after it;
 /// `false` once none is left.
 ///
 /// - A body: `$body` runs with `$id` its id (it may lower `$limit`).
@@ -36,7 +39,8 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 ///   bound on what it can answer) and the node's children. Each kept child is prefetched; the
 ///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
 ///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
-///   searches, where sorting measured slower than it saved).
+///   searches, where sorting measured slower than it saved), or, for the walks that visit every
+///   child accepted, in lane order, the last next (`unordered`).
 /// - Where the step kept no child, `$next` is the nearest child left on the stack whose key does
 ///   not exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
 ///   visited, for the lowest id); the others are dropped.
@@ -68,16 +72,7 @@ macro_rules! descend {
                     found[count] = (children[k], keys[k]);
                     count += 1;
                 }
-                if count == 2 {
-                    let swap = found[0].1 < found[1].1;
-                    (found[0], found[1]) = core::hint::select_unpredictable(
-                        swap,
-                        (found[1], found[0]),
-                        (found[0], found[1]),
-                    );
-                } else if count > 2 {
-                    descend!(@order $order, found, count);
-                }
+                descend!(@order $order, found, count);
                 for &entry in &found[..count - 1] {
                     $stack[$top] = entry;
                     $top += 1;
@@ -97,11 +92,25 @@ macro_rules! descend {
             }
         }
     }};
+    (@order unordered, $found:ident, $count:ident) => {};
+    (@order $order:ident, $found:ident, $count:ident) => {
+        if $count == 2 {
+            let swap = $found[0].1 < $found[1].1;
+            ($found[0], $found[1]) = core::hint::select_unpredictable(
+                swap,
+                ($found[1], $found[0]),
+                ($found[0], $found[1]),
+            );
+        } else if $count > 2 {
+            descend!(@more $order, $found, $count);
+        }
+    };
     // More than two children: the nearest last.
-    (@order sorted, $found:ident, $count:ident) => {
+    // More than two children: the nearest last.
+    (@more sorted, $found:ident, $count:ident) => {
         $found[..$count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1))
     };
-    (@order nearest_last, $found:ident, $count:ident) => {{
+    (@more nearest_last, $found:ident, $count:ident) => {{
         let mut m = $count - 1;
         for k in 0..$count - 1 {
             if $found[k].1 < $found[m].1 {
@@ -137,10 +146,10 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         }
     }
 
-    /// Visits, depth first, every child that `enters` accepts (it gives a node's accepted
-    /// children as bits, bit `k` for child `k`; it sees an unused child's box finite, and the
-    /// walk drops that child), and calls `body` on the id of each body among
-    /// them, until it returns `false`.
+    /// Visits, depth first ([`descend!`], in no order), every child that `enters` accepts (it
+    /// gives a node's accepted children as bits, bit `k` for child `k`; it sees an unused
+    /// child's box finite, and the walk drops that child), and calls `body` on the id of each
+    /// body among them, until it returns `false`.
     pub(super) fn walk(
         &self,
         mut enters: impl FnMut(&Node<D>) -> u32,
@@ -149,27 +158,21 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         if self.hierarchy.nodes.is_empty() {
             return;
         }
-        self.with_stack(0u32, |stack| {
-            let mut top = 1;
-            while top > 0 {
-                top -= 1;
-                let child = stack[top];
-                if child & BODY != 0 {
-                    if !body((child & !BODY) as usize) {
+        self.with_stack((0u32, 0.0f32), |stack| {
+            let mut top = 0;
+            let mut next = (0u32, 0.0f32);
+            while descend!(
+                self, stack, top, next, f32::INFINITY, unordered;
+                body(id) => {
+                    if !body(id) {
                         return;
                     }
-                    continue;
                 }
-                let (node, used) = self.hierarchy.raw(child as usize);
-                let accepted = enters(&node) & used;
-                for k in 0..WIDTH {
-                    if accepted >> k & 1 != 0 {
-                        self.prefetch_child(node.child[k]);
-                        stack[top] = node.child[k];
-                        top += 1;
-                    }
+                node(index) => {
+                    let (node, used) = self.hierarchy.raw(index);
+                    (enters(&node) & used, [0.0; WIDTH], node.child)
                 }
-            }
+            ) {}
         });
     }
 
