@@ -39,8 +39,9 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 ///   bound on what it can answer) and the node's children. Each kept child is prefetched; the
 ///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
 ///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
-///   searches, where sorting measured slower than it saved), or, for the walks that visit every
-///   child accepted, in lane order, the last next (`unordered`).
+///   searches, where sorting measured slower than it saved); or, for the walks that visit every
+///   child accepted (`unordered`), all pushed in lane order and the last popped next, with no
+///   gathering (which measured slower for spans).
 /// - Where the step kept no child, `$next` is the nearest child left on the stack whose key does
 ///   not exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
 ///   visited, for the lowest id); the others are dropped.
@@ -61,25 +62,7 @@ macro_rules! descend {
         } else {
             let $index = child as usize;
             let (bits, keys, children): (u32, [f32; WIDTH], [u32; WIDTH]) = $node;
-            if bits != 0 {
-                let mut found = [(0u32, 0.0f32); WIDTH];
-                let mut count = 0;
-                let mut rest = bits;
-                while rest != 0 {
-                    let k = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    $scene.prefetch_child(children[k]);
-                    found[count] = (children[k], keys[k]);
-                    count += 1;
-                }
-                descend!(@order $order, found, count);
-                for &entry in &found[..count - 1] {
-                    $stack[$top] = entry;
-                    $top += 1;
-                }
-                $next = found[count - 1];
-                kept = true;
-            }
+            kept = descend!(@place $order, $scene, $stack, $top, $next, bits, keys, children);
         }
         kept || loop {
             if $top == 0 {
@@ -92,7 +75,41 @@ macro_rules! descend {
             }
         }
     }};
-    (@order unordered, $found:ident, $count:ident) => {};
+    // The children kept: pushed as they come (the last visited first), the step keeping none.
+    (@place unordered, $scene:expr, $stack:expr, $top:expr, $next:expr, $bits:ident, $keys:ident, $children:ident) => {{
+        for k in 0..WIDTH {
+            if $bits >> k & 1 != 0 {
+                $scene.prefetch_child($children[k]);
+                $stack[$top] = ($children[k], $keys[k]);
+                $top += 1;
+            }
+        }
+        false
+    }};
+    // The children kept, gathered and ordered: the nearest next, the others stacked.
+    (@place $order:ident, $scene:expr, $stack:expr, $top:expr, $next:expr, $bits:ident, $keys:ident, $children:ident) => {{
+        if $bits != 0 {
+            let mut found = [(0u32, 0.0f32); WIDTH];
+            let mut count = 0;
+            let mut rest = $bits;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                $scene.prefetch_child($children[k]);
+                found[count] = ($children[k], $keys[k]);
+                count += 1;
+            }
+            descend!(@order $order, found, count);
+            for &entry in &found[..count - 1] {
+                $stack[$top] = entry;
+                $top += 1;
+            }
+            $next = found[count - 1];
+            true
+        } else {
+            false
+        }
+    }};
     (@order $order:ident, $found:ident, $count:ident) => {
         if $count == 2 {
             let swap = $found[0].1 < $found[1].1;

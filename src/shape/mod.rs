@@ -1,5 +1,8 @@
-//! The solids: thin wrappers that validate their input and call a core; [`inside`], their fast
-//! exact point-in-solid tests.
+//! The solids. Each shape is a folder of one pattern: `mod.rs` the solid (its constructors and
+//! accessors, validated, and `contains`), `casts.rs` its casts (`LineQuery`, `SweepQuery` and
+//! `Cast` over one of the cores), `lanes.rs` its batch lanes (`FourQuery`) where it has a batch;
+//! its point queries are in `src/point/` under its name. [`inside`] holds their fast exact
+//! point-in-solid tests, [`body`] the enum of any of them.
 
 mod aabb;
 mod body;

@@ -1,155 +1,22 @@
-//! Spheres (balls) and circles.
+//! A sphere's casts: the quadratic core along a ray or a ball's path ([`LineQuery`],
+//! [`SweepQuery`]), and [`Cast`] over them.
 
-use nalgebra::{Point, SVector};
+use nalgebra::SVector;
 
-use crate::batch::dispatch::Registers;
-use crate::batch::lanes::{Four, FourMask};
-use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
-use crate::bounds::{Aabb, bounding_box};
-use crate::cast::{self, Beyond, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
+use super::Sphere;
+use crate::batch::cast_rays_by_four;
+use crate::cast::{self, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
 use crate::core::exact::Products;
 use crate::core::lane::{Lane, build};
-use crate::core::quadratic::{
-    LineBall, Offset, Shortcut, line_ball_lanes, line_ball_misses, line_ball_or, line_ball_refused,
-    point_scale,
-};
+use crate::core::quadratic::{LineBall, Shortcut, line_ball_or, line_ball_refused, point_scale};
 use crate::core::unit::unit_in_range;
-use crate::error::{Error, check_finite};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::shape::inside;
-use crate::traits::{Cast, Shape};
-
-/// A closed ball: every point within `radius` of `center`.
-///
-/// Ray casts solve the quadratic in the working precision, in a form that keeps far origins and
-/// grazing rays precise ([the method](https://github.com/raysweep/raysweep/blob/main/docs/precision.md)).
-///
-/// # Example
-///
-/// ```
-/// use raysweep::{Cast, Ray, Sphere};
-/// use raysweep::nalgebra::{Point3, Vector3};
-///
-/// let ball = Sphere::new(Point3::new(0.0f32, 0.0, 10.0), 2.0)?;
-/// let ray = Ray::new(Point3::origin(), Vector3::z())?;
-/// assert_eq!(ball.cast_ray(&ray, 100.0).unwrap().distance, 8.0);
-/// # Ok::<(), raysweep::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sphere<T: Real, const D: usize = 3> {
-    center: Point<T, D>,
-    radius: T,
-}
-
-/// A closed disc in the plane.
-///
-/// # Example
-///
-/// ```
-/// use raysweep::{Circle, Shape};
-/// use raysweep::nalgebra::Point2;
-///
-/// let disc: Circle<f64> = Circle::new(Point2::new(1.0, 1.0), 0.5)?;
-/// assert!(disc.contains(&Point2::new(1.5, 1.0)));
-/// # Ok::<(), raysweep::Error>(())
-/// ```
-pub type Circle<T> = Sphere<T, 2>;
+use crate::traits::Cast;
 
 impl<T: Real, const D: usize> Sphere<T, D> {
-    /// The same ball in `f64` (exact).
-    pub(crate) fn widened(&self) -> Sphere<f64, D> {
-        Sphere {
-            center: Point::from(widen(&self.center.coords)),
-            radius: self.radius.to_wide(),
-        }
-    }
-
-    /// The ball of `radius` around `center`. A zero radius is accepted: the ball is a point.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NonFinite`] for a NaN or infinite coordinate or radius;
-    /// [`Error::NegativeRadius`] for a radius below zero.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::{Error, Sphere};
-    /// use raysweep::nalgebra::Point3;
-    ///
-    /// assert!(Sphere::new(Point3::origin(), 0.0f32).is_ok());
-    /// assert_eq!(
-    ///     Sphere::new(Point3::origin(), f32::NAN).unwrap_err().to_string(),
-    ///     "radius is not finite: NaN"
-    /// );
-    /// ```
-    pub fn new(center: Point<T, D>, radius: T) -> Result<Self, Error> {
-        check_finite("center", center.iter().map(|v| v.to_wide()))?;
-        check_finite("radius", [radius.to_wide()])?;
-        if radius < T::zero() {
-            return Err(Error::NegativeRadius {
-                radius: radius.to_wide(),
-            });
-        }
-        Ok(Sphere { center, radius })
-    }
-
-    /// The centre.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Sphere;
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// assert_eq!(*Sphere::new(Point2::new(1.0, 2.0), 3.0)?.center(), Point2::new(1.0, 2.0));
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[inline]
-    #[must_use]
-    pub fn center(&self) -> &Point<T, D> {
-        &self.center
-    }
-
-    /// The radius.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::Sphere;
-    /// use raysweep::nalgebra::Point2;
-    ///
-    /// assert_eq!(Sphere::new(Point2::new(1.0, 2.0), 3.0)?.radius(), 3.0);
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[inline]
-    #[must_use]
-    pub fn radius(&self) -> T {
-        self.radius
-    }
-
-    /// [`Shape::contains`] in twice the working precision: the sign of `|p − c|² − r²`.
-    #[inline(never)]
-    pub(super) fn contains_exactly(&self, p: &Point<T, D>) -> bool {
-        self.offset(p).power(self.radius.to_wide(), Products::Split) <= 0.0
-    }
-
-    /// [`Shape::contains`] at `p + lo` (`lo` held apart exactly, [`Beyond`]): the sign of
-    /// `|p + lo − c|² − r²` in twice the working precision.
-    pub(crate) fn contains_beyond(&self, p: &Point<T, D>, lo: SVector<f64, D>) -> bool {
-        Beyond(lo)
-            .offset(self.offset(p))
-            .power(self.radius.to_wide(), Products::Split)
-            <= 0.0
-    }
-
-    fn offset(&self, p: &Point<T, D>) -> Offset<D> {
-        Offset::between(&widen(&p.coords), &widen(&self.center.coords))
-    }
-
     /// Whether contact normals are [`radial_normal`]s: for results narrower than `f64`.
     const RADIAL_NORMAL: bool = T::EPSILON_WIDE > f64::EPSILON;
 
@@ -223,7 +90,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// Whether a contact on the ball of radius `reach` takes the [`radial_normal`]: where
     /// [`Sphere::RADIAL_NORMAL`], on a ball that is not a point. The batch decides by this too.
     #[inline(always)]
-    fn radial(reach: f64) -> bool {
+    pub(super) fn radial(reach: f64) -> bool {
         Self::RADIAL_NORMAL && reach > 0.0
     }
 
@@ -255,7 +122,7 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// offset is exact, so a far origin's line may be tried with a projected closest approach
     /// ([`Shortcut::projecting_refused`]). Its error-free products are formed by `products`.
     #[inline(always)]
-    fn shortcut(&self, products: Products) -> Shortcut {
+    pub(super) fn shortcut(&self, products: Products) -> Shortcut {
         let r = self.radius.to_wide();
         Shortcut::of::<T>(point_scale(&widen(&self.center.coords), r, r))
             .along_ray()
@@ -276,24 +143,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
 /// evaluation gives `h` to a few ulps. So `h/r` is unit to within `2^-30`, and rounds to `f32`
 /// (ulp `2^-24`) as `h/|h|` does but for near-ties; an axis normal stays exact.
 #[inline(always)]
-fn radial_normal<L: Lane, const D: usize>(h: &[L; D], inverse: L) -> [L; D] {
+pub(super) fn radial_normal<L: Lane, const D: usize>(h: &[L; D], inverse: L) -> [L; D] {
     build(|i| h[i] * inverse)
-}
-
-impl<T: Real, const D: usize> Shape<T, D> for Sphere<T, D> {
-    fn aabb(&self) -> Aabb<T, D> {
-        let extent = SVector::repeat(self.radius.to_wide());
-        bounding_box(&widen(&self.center.coords), &extent)
-    }
-
-    /// The plain `|p − c|² ≤ r²` in `f64` where a bound on its rounding error decides it, the
-    /// exact sign of `|p − c|² − r²` elsewhere: exact, at the plain test's speed.
-    #[inline]
-    fn contains(&self, p: &Point<T, D>) -> bool {
-        let r = self.radius.to_wide();
-        let f = widen(&p.coords) - widen(&self.center.coords);
-        inside::ball(&f, r).unwrap_or_else(|| self.contains_exactly(p))
-    }
 }
 
 impl<T: Real, const D: usize> LineQuery<T, D> for Sphere<T, D> {
@@ -377,82 +228,6 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Sphere<T, D> {
             widen(&self.center.coords) + centres * (r / reach),
             Self::normal(&centres, reach),
         )
-    }
-}
-
-/// The centre and radius as lanes, `1/r` where the single cast's normal is the
-/// [`radial_normal`] ([`Sphere::radial`]), and the sphere's [`Shortcut`] for the batch's products.
-pub(crate) struct SphereLanes<V, const D: usize> {
-    centre: [V; D],
-    radius: V,
-    inverse_radius: Option<V>,
-    shortcut: Shortcut,
-}
-
-impl<T: Real, const D: usize> FourQuery<T, D> for Sphere<T, D> {
-    /// Up to AVX-512, where this batch runs faster than with AVX2 (docs/performance.md).
-    const WIDEST: Registers = Registers::Avx512;
-
-    /// Most lines that miss a sphere are decided by its discriminant, a fraction of the cast.
-    const FILTERS: bool = true;
-
-    type Prepared<V: Four> = SphereLanes<V, D>;
-
-    /// Decided once for the batch: `1/r` as a mask in the lanes, or a division in every group,
-    /// cost more, and the shortcut was formed anew in every group (docs/performance.md).
-    #[inline(always)]
-    fn prepare<V: Four>(&self, products: Products) -> SphereLanes<V, D> {
-        let r = self.radius.to_wide();
-        SphereLanes {
-            centre: build(|i| V::splat(self.center[i].to_wide())),
-            radius: V::splat(r),
-            inverse_radius: Self::radial(r).then(|| V::splat(1.0 / r)),
-            shortcut: self.shortcut(products),
-        }
-    }
-
-    /// The quadratic core's plain evaluation up to the discriminant ([`line_ball_misses`]).
-    #[inline(always)]
-    fn four_misses<V: Four>(
-        &self,
-        prepared: &SphereLanes<V, D>,
-        rays: [&Ray<T, D>; 4],
-        registers: Registers,
-    ) -> V::Mask {
-        let (o, n) = stored_lanes(rays, registers);
-        let f = Offset::between_lanes(&o, &prepared.centre);
-        line_ball_misses(&f, &n, prepared.radius, prepared.shortcut)
-    }
-
-    /// The quadratic core on four lanes: in each lane answered, the bits of the single cast.
-    #[inline(always)]
-    fn four_entries<V: Four>(
-        &self,
-        prepared: &SphereLanes<V, D>,
-        rays: [&Ray<T, D>; 4],
-        registers: Registers,
-    ) -> FourEntries<V, D> {
-        let c = &prepared.centre;
-        let (o, n) = stored_lanes(rays, registers);
-        // The lanes' refused lines stay inline: out of line, as for the single cast, the f64
-        // batch (whose margins refuse more lines) and the far f32 one were slower.
-        let f = Offset::between_lanes(&o, c);
-        let (meets, x) = line_ball_lanes(&f, &n, prepared.radius, prepared.shortcut);
-        let h = x.entry_offset_lanes(&n);
-        let (normal_found, normal) = if let Some(inverse) = prepared.inverse_radius {
-            (V::Mask::splat(true), radial_normal(&h, inverse))
-        } else {
-            let (in_range, normal, _) = unit_in_range(&h);
-            (in_range, normal)
-        };
-        FourEntries {
-            answered: normal_found | !meets | x.inside,
-            meets,
-            inside: x.inside,
-            enter: x.near,
-            point: build(|i| c[i] + h[i]),
-            normal,
-        }
     }
 }
 

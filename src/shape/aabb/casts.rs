@@ -1,51 +1,22 @@
-//! Axis-aligned boxes and rectangles as solids: their casts, through the slab core (the box
-//! itself, its constructors and accessors, is in `crate::bounds`).
+//! A box's casts, through the slab core ([`LineQuery`]) and the swept box's ([`SweepQuery`]),
+//! and [`Cast`] over them.
 
-use nalgebra::{Point, SVector};
+use nalgebra::SVector;
 
-use crate::batch::dispatch::Registers;
-use crate::batch::lanes::{Four, FourMask};
-use crate::batch::{FourEntries, FourQuery, cast_rays_by_four, stored_lanes};
+use crate::batch::cast_rays_by_four;
 use crate::bounds::Aabb;
 use crate::cast::{self, Contact, Crossing, LineQuery, Origin, SweepQuery, unit};
 use crate::core::exact::{Products, two_sum};
-use crate::core::lane::build;
 use crate::core::quadratic::Shortcut;
-use crate::core::slab::{LineBox, Zeros, entry_normal, entry_point, line_box, line_box_lanes};
+use crate::core::slab::{LineBox, entry_normal, entry_point, line_box};
 use crate::core::swept_box::{first_touch, grown_box, touches};
 use crate::fused::with_fused_products;
 use crate::hit::{Hit, Span};
 use crate::ray::{Ray, length};
 use crate::real::{Real, widen};
-use crate::traits::{Cast, Shape};
-
-impl<T: Real, const D: usize> Shape<T, D> for Aabb<T, D> {
-    fn aabb(&self) -> Aabb<T, D> {
-        *self
-    }
-
-    fn contains(&self, p: &Point<T, D>) -> bool {
-        (0..D).all(|i| p[i] >= self.min()[i] && p[i] <= self.max()[i])
-    }
-}
+use crate::traits::Cast;
 
 impl<T: Real, const D: usize> Aabb<T, D> {
-    /// [`Shape::contains`] at `p + lo` (`lo` held apart exactly, [`Beyond`](crate::cast::Beyond)): on each axis the
-    /// exact signs of `p + lo − min` and `max − p − lo`.
-    pub(crate) fn contains_beyond(&self, p: &Point<T, D>, lo: SVector<f64, D>) -> bool {
-        (0..D).all(|i| {
-            let x = p[i].to_wide();
-            let above = |b: f64| {
-                // (x − b) + lo as an exact expansion: its sign is its leading term's.
-                let (s, e) = two_sum(x, -b);
-                let (t, f) = two_sum(e, lo[i]);
-                let (u, g) = two_sum(s, t);
-                if u != 0.0 { u } else { g + f }
-            };
-            above(self.min()[i].to_wide()) >= 0.0 && above(self.max()[i].to_wide()) <= 0.0
-        })
-    }
-
     /// The line's origin and the box's bounds, in the working precision, as the slab and the sweep
     /// read them for the line from `origin`: the ray's own origin and the bounds; or, where
     /// `origin` holds a vector `lo` beyond the ray's origin `o`, the origin zero and the bounds
@@ -217,40 +188,6 @@ impl<T: Real, const D: usize> SweepQuery<T, D> for Aabb<T, D> {
         let (min, max) = (widen(&self.min().coords), widen(&self.max().coords));
         let point = SVector::from_fn(|i, _| centre[i].clamp(min[i], max[i]));
         (point, unit(&(centre - point)))
-    }
-}
-
-impl<T: Real, const D: usize> FourQuery<T, D> for Aabb<T, D> {
-    /// Up to AVX2: with AVX-512 this batch ran slower (docs/performance.md).
-    const WIDEST: Registers = Registers::Avx2;
-
-    /// The lower and upper bounds in the working precision, the same in every lane.
-    type Prepared<V: Four> = ([V; D], [V; D]);
-
-    #[inline(always)]
-    fn prepare<V: Four>(&self, _: Products) -> ([V; D], [V; D]) {
-        let splat = |p: &Point<T, D>| build(|i| V::splat(p[i].to_wide()));
-        (splat(self.min()), splat(self.max()))
-    }
-
-    /// The slab core on four lanes: in every lane, the bits of the single cast.
-    #[inline(always)]
-    fn four_entries<V: Four>(
-        &self,
-        (min, max): &([V; D], [V; D]),
-        rays: [&Ray<T, D>; 4],
-        registers: Registers,
-    ) -> FourEntries<V, D> {
-        let (o, n) = stored_lanes(rays, registers);
-        let (meets, x) = line_box_lanes(&o, &n, min, max, Zeros::InQuotients);
-        FourEntries {
-            answered: V::Mask::splat(true),
-            meets,
-            inside: x.inside,
-            enter: x.enter * length::<T, _, D>(&n),
-            point: x.entry_point_lanes(&o, &n, min, max),
-            normal: x.entry_normal_lanes(&n),
-        }
     }
 }
 
