@@ -14,11 +14,8 @@ use crate::real::Real;
 
 use super::lower_bound::LowerBound;
 use super::node::{BODY, WIDTH};
-use super::traverse::{better, descend};
+use super::traverse::{Pending, better, descend};
 use super::{BodyNearest, Scene};
-
-/// A stack entry: a child (a node, or a body with [`BODY`]) and its bound.
-pub(super) type Queued = (u32, f32);
 
 /// A search for the body nearest to a point, part way through.
 pub(super) struct Search<T: Real, const D: usize> {
@@ -32,7 +29,7 @@ pub(super) struct Search<T: Real, const D: usize> {
     /// The bound a child must not exceed to hold a body that counts.
     limit: f32,
     /// The child to visit next.
-    next: Queued,
+    next: Pending,
     /// The entries on this search's stack.
     top: usize,
 }
@@ -65,7 +62,7 @@ impl<T: Real, const D: usize> Search<T, D> {
     pub(super) fn step<S: PointQuery<T, D>>(
         &mut self,
         scene: &Scene<T, D, S>,
-        stack: &mut [Queued],
+        stack: &mut [Pending],
         filter: &mut impl FnMut(usize) -> bool,
     ) -> bool {
         descend!(

@@ -1,9 +1,11 @@
-//! The traversals the queries share: a stack deep enough for the hierarchy; one depth-first
-//! descent ([`descend!`]) into which each query passes its body test and its node test, run
-//! nearest first by first hits, sphere casts and nearest searches, and in no order by the walk of
-//! the queries that visit every child met (spans, any-hit, `containing`); and the breadth-first
-//! sweep of `within`, whose queue gives the loads of the children it prefetches time to arrive
-//! (a stack visits them at once).
+//! The traversals the queries share: one descent ([`descend!`]) into which each query passes its
+//! body test and its node test, and where it keeps the children it has yet to visit. First hits,
+//! sphere casts and nearest searches keep them on a stack, nearest on top, and skip those beyond
+//! the best answer; the walk of the queries that visit every child met (spans, any-hit,
+//! `containing`) keeps them on a stack in no order; the sweep of `within` in a [`Queue`], breadth
+//! first, so that the loads of the children it prefetches have time to arrive (a stack visits
+//! them at once). The stack lives on the call stack where the hierarchy is shallow enough
+//! ([`Scene::with_stack`]).
 
 use alloc::vec::Vec;
 
@@ -21,6 +23,50 @@ const STACK: usize = 64;
 /// wait on the heap.
 const QUEUE: usize = 64;
 
+/// A child yet to visit (a node, or a body with [`BODY`]) and its key: a lower bound on the
+/// distance of any answer it holds (0 where the traversal has no order).
+pub(super) type Pending = (u32, f32);
+
+/// The children a breadth-first sweep has yet to visit: a ring of [`QUEUE`] on the call stack,
+/// and beyond it a list on the heap whose children are visited once the ring is empty.
+struct Queue {
+    ring: [u32; QUEUE],
+    head: usize,
+    tail: usize,
+    overflow: Vec<u32>,
+}
+
+impl Queue {
+    fn new() -> Self {
+        Queue {
+            ring: [0; QUEUE],
+            head: 0,
+            tail: 0,
+            overflow: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, child: u32) {
+        if self.tail - self.head < QUEUE {
+            self.ring[self.tail % QUEUE] = child;
+            self.tail += 1;
+        } else {
+            self.overflow.push(child);
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        if self.head != self.tail {
+            self.head += 1;
+            Some(self.ring[(self.head - 1) % QUEUE])
+        } else {
+            self.overflow.pop()
+        }
+    }
+}
+
 /// Whether an answer at distance `d` from body `id` beats the best so far, `(id, d)`: nearer, or
 /// as near with a lower id, as the loop over the bodies in order keeps it. Every query that keeps
 /// one best answer (first hits, sphere casts, nearest) decides by it.
@@ -29,9 +75,10 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
     best.is_none_or(|(b, bd)| d < bd || (d == bd && id < b))
 }
 
-/// One step of the depth-first descent every stack traversal runs (first hits and sphere casts,
-/// nearest searches, and the walks of any-hit, spans and `containing`): visits the child `$next` (a `(child, key)` pair), then finds the one to visit after it;
-/// `false` once none is left.
+/// One step of the descent every traversal runs (first hits and sphere casts, nearest searches,
+/// the walks of any-hit, spans and `containing`, and the sweep of `within`): visits the child
+/// `$next` (a `(child, key)` pair), then finds the one to visit after it; `false` once none is
+/// left.
 ///
 /// - A body: `$body` runs with `$id` its id (it may lower `$limit`).
 /// - A node: `$node` runs with `$index` its index and gives the children that may hold an
@@ -40,11 +87,11 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 ///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
 ///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
 ///   searches, where sorting measured slower than it saved); or, for the walks that visit every
-///   child accepted (`unordered`), all pushed in lane order and the last popped next, with no
-///   gathering (which measured slower for spans).
-/// - Where the step kept no child, `$next` is the nearest child left on the stack whose key does
-///   not exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
-///   visited, for the lowest id); the others are dropped.
+///   child accepted, all pushed in lane order and the last popped next, with no gathering
+///   (`unordered`), or all queued, `$stack` a [`Queue`] (`queued`, with `$top` unused).
+/// - Where the step kept no child, `$next` is the child on top of the stack whose key does not
+///   exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
+///   visited, for the lowest id), those above it dropped; or the queue's head.
 ///
 /// A macro rather than a function taking closures: the shared helper measured slower for
 /// `nearest_batch`, whose searches interleave (`docs/performance.md`, "Scene proximity").
@@ -64,7 +111,21 @@ macro_rules! descend {
             let (bits, keys, children): (u32, [f32; WIDTH], [u32; WIDTH]) = $node;
             kept = descend!(@place $order, $scene, $stack, $top, $next, bits, keys, children);
         }
-        kept || loop {
+        kept || descend!(@pop $order, $stack, $top, $next, $limit)
+    }};
+    // The next child: from the queue's head, in the order queued.
+    (@pop queued, $queue:expr, $top:expr, $next:expr, $limit:expr) => {
+        match $queue.pop() {
+            Some(child) => {
+                $next = (child, 0.0);
+                true
+            }
+            None => false,
+        }
+    };
+    // The next child: from the stack's top, skipping those whose key exceeds the limit.
+    (@pop $order:ident, $stack:expr, $top:expr, $next:expr, $limit:expr) => {
+        loop {
             if $top == 0 {
                 break false;
             }
@@ -74,6 +135,17 @@ macro_rules! descend {
                 break true;
             }
         }
+    };
+    // The children kept: queued as they come, the step keeping none.
+    (@place queued, $scene:expr, $queue:expr, $top:expr, $next:expr, $bits:ident, $keys:ident, $children:ident) => {{
+        let _ = $keys;
+        for k in 0..WIDTH {
+            if $bits >> k & 1 != 0 {
+                $scene.prefetch_child($children[k]);
+                $queue.push($children[k]);
+            }
+        }
+        false
     }};
     // The children kept: pushed as they come (the last visited first), the step keeping none.
     (@place unordered, $scene:expr, $stack:expr, $top:expr, $next:expr, $bits:ident, $keys:ident, $children:ident) => {{
@@ -122,7 +194,6 @@ macro_rules! descend {
             descend!(@more $order, $found, $count);
         }
     };
-    // More than two children: the nearest last.
     // More than two children: the nearest last.
     (@more sorted, $found:ident, $count:ident) => {
         $found[..$count].sort_unstable_by(|a, b| b.1.total_cmp(&a.1))
@@ -193,11 +264,11 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         });
     }
 
-    /// Visits every child that `enters` accepts, as [`Scene::walk`] does but breadth first: each
-    /// child accepted is prefetched and queued, and is visited only after the children queued
-    /// before it, so that its load has the time they take to arrive (at `10^5` balls, `within`
-    /// took 0.79 of the depth-first walk's time per query). The queue holds [`QUEUE`] entries
-    /// on the call stack; beyond, children wait on the heap and are visited when it is empty.
+    /// Visits every child that `enters` accepts, as [`Scene::walk`] does but breadth first
+    /// ([`descend!`], `queued`): each child accepted is prefetched and queued, and is visited
+    /// only after the children queued before it, so that its load has the time they take to
+    /// arrive (`within` runs faster so than depth first, `docs/performance.md`, "Scene
+    /// proximity").
     pub(super) fn sweep(
         &self,
         mut enters: impl FnMut(&Node<D>) -> u32,
@@ -206,37 +277,18 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         if self.hierarchy.nodes.is_empty() {
             return;
         }
-        let mut queue = [0u32; QUEUE];
-        let (mut head, mut tail) = (0usize, 1usize);
-        let mut overflow: Vec<u32> = Vec::new();
-        loop {
-            let child = if head != tail {
-                head += 1;
-                queue[(head - 1) % QUEUE]
-            } else if let Some(child) = overflow.pop() {
-                child
-            } else {
-                return;
-            };
-            if child & BODY != 0 {
-                body((child & !BODY) as usize);
-                continue;
+        let mut queue = Queue::new();
+        let mut next = (0u32, 0.0f32);
+        while descend!(
+            self, queue, (), next, f32::INFINITY, queued;
+            body(id) => {
+                body(id);
             }
-            let (node, used) = self.hierarchy.raw(child as usize);
-            let accepted = enters(&node) & used;
-            for k in 0..WIDTH {
-                if accepted >> k & 1 != 0 {
-                    let child = node.child[k];
-                    self.prefetch_child(child);
-                    if tail - head < QUEUE {
-                        queue[tail % QUEUE] = child;
-                        tail += 1;
-                    } else {
-                        overflow.push(child);
-                    }
-                }
+            node(index) => {
+                let (node, used) = self.hierarchy.raw(index);
+                (enters(&node) & used, [0.0; WIDTH], node.child)
             }
-        }
+        ) {}
     }
 
     /// The first answer that `cast` gives, and its body's id: `cast(id, body, limit)` gives an
