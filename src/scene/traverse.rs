@@ -93,8 +93,8 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 ///   exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
 ///   visited, for the lowest id), those above it dropped; or the queue's head.
 ///
-/// A macro rather than a function taking closures: the shared helper measured slower for
-/// `nearest_batch`, whose searches interleave (`docs/performance.md`, "Scene proximity").
+/// A macro rather than a function taking closures: a shared helper measured slower for
+/// `nearest_batch`, whose searches interleave; here each query's tests are written into the loop.
 macro_rules! descend {
     (
         $scene:expr, $stack:expr, $top:expr, $next:expr, $limit:expr, $order:ident;
