@@ -96,8 +96,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
         for (ray, &value) in rays.iter().zip(values) {
-            for cell in self.walk(ray, max_distance) {
-                volume[flat(&strides, &cell.index)] += value * (cell.exit - cell.enter);
+            for (cell, add) in self.contributions(&strides, ray, value, max_distance) {
+                volume[cell] += add;
             }
         }
         Ok(())
@@ -159,8 +159,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 .par_iter()
                 .zip(values)
                 .map(|(ray, &value)| {
-                    self.walk(ray, max_distance)
-                        .map(|c| (flat(&strides, &c.index), value * (c.exit - c.enter)))
+                    self.contributions(&strides, ray, value, max_distance)
                         .collect()
                 })
                 .collect();
@@ -183,6 +182,20 @@ impl<T: Real, const D: usize> Grid<T, D> {
         self.walk(ray, max_distance).fold(T::zero(), |sum, c| {
             sum + volume[flat(strides, &c.index)] * (c.exit - c.enter)
         })
+    }
+
+    /// What `ray`'s walk up to `max_distance` adds to a volume laid out by `strides` in a back
+    /// projection of `value`: each cell's position and `value·(exit − enter)`, in walk order.
+    #[inline]
+    fn contributions<'a>(
+        &'a self,
+        strides: &'a [usize; D],
+        ray: &Ray<T, D>,
+        value: T,
+        max_distance: T,
+    ) -> impl Iterator<Item = (usize, T)> + 'a {
+        self.walk(ray, max_distance)
+            .map(move |c| (flat(strides, &c.index), value * (c.exit - c.enter)))
     }
 
     /// The strides of a volume of every cell in C order, after checking that `len` (the length

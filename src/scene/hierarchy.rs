@@ -19,13 +19,13 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     /// The planes of the nodes stored whole ([`Packed::full`]).
     pub(crate) full: Vec<Planes<D>>,
     /// How many bodies.
-    pub(crate) bodies: usize,
+    pub(super) bodies: usize,
     /// Each node's parent (`u32::MAX` for the root), for refits and insertions: empty until
     /// [`Hierarchy::link`] (the queries need no back links, and a scene that is only queried
     /// keeps them out of memory).
-    pub(crate) parents: Vec<u32>,
+    pub(super) parents: Vec<u32>,
     /// The node that holds each body, with [`Hierarchy::parents`].
-    pub(crate) node_of: Vec<u32>,
+    pub(super) node_of: Vec<u32>,
     /// The most nodes on a path from the root to a body.
     pub(crate) depth: usize,
     /// The bodies inserted since the hierarchy was built (`src/scene/insert.rs`).
@@ -33,10 +33,25 @@ pub(crate) struct Hierarchy<T, const D: usize> {
     /// [`Hierarchy::depth`] as built: `Scene::push` builds anew once insertions have deepened the
     /// tree a few levels beyond it (`src/scene/insert.rs`).
     pub(crate) built_depth: usize,
-    pub(crate) width: PhantomData<fn() -> T>,
+    width: PhantomData<fn() -> T>,
 }
 
 impl<T: Real, const D: usize> Hierarchy<T, D> {
+    /// A hierarchy over `bodies` bodies with no nodes yet, for the builder to fill.
+    pub(super) fn empty(bodies: usize) -> Self {
+        Hierarchy {
+            nodes: Vec::new(),
+            full: Vec::new(),
+            bodies,
+            parents: Vec::new(),
+            node_of: Vec::new(),
+            depth: 0,
+            inserted: 0,
+            built_depth: 0,
+            width: PhantomData,
+        }
+    }
+
     /// Node `index`, decoded.
     #[inline(always)]
     pub(crate) fn node(&self, index: usize) -> Node<D> {
@@ -53,13 +68,13 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 
     /// Node `index` becomes `node`: in steps, or whole where it must be (reusing its place in
     /// [`Hierarchy::full`] if it had one).
-    pub(crate) fn store(&mut self, index: usize, node: &Node<D>) {
+    pub(super) fn store(&mut self, index: usize, node: &Node<D>) {
         let was = self.nodes[index].full;
         self.nodes[index] = Packed::pack(node, &mut self.full, was, was != QUANTISED);
     }
 
     /// A new node, `node`; its index.
-    pub(crate) fn add(&mut self, node: &Node<D>) -> usize {
+    pub(super) fn add(&mut self, node: &Node<D>) -> usize {
         self.nodes.push(Packed::BLANK);
         self.store(self.nodes.len() - 1, node);
         self.nodes.len() - 1
@@ -67,7 +82,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
 
     /// Builds the back links ([`Hierarchy::parents`], [`Hierarchy::node_of`]) from the nodes,
     /// where they are not built yet: once after a build, on the first refit or insertion.
-    pub(crate) fn link(&mut self) {
+    pub(super) fn link(&mut self) {
         if self.parents.len() == self.nodes.len() && self.node_of.len() == self.bodies {
             return;
         }
@@ -103,7 +118,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// the path becomes the union of that node's children's boxes. Where `growing` (boxes on the
     /// path have only grown), a lane that already holds that union is left as it is: re-encoding
     /// a node costs far more than reading one.
-    pub(crate) fn refit_from(&mut self, mut node: usize, growing: bool) {
+    pub(super) fn refit_from(&mut self, mut node: usize, growing: bool) {
         while self.parents[node] != u32::MAX {
             let parent = self.parents[node] as usize;
             let (min, max) = self.node(node).union();

@@ -8,7 +8,6 @@
 //! on rayon's threads (feature `rayon`), each into nodes of its own, then appended.
 
 use alloc::vec::Vec;
-use core::marker::PhantomData;
 
 use crate::real::Real;
 
@@ -30,17 +29,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     pub(crate) fn build(boxes: impl ExactSizeIterator<Item = ([T; D], [T; D])>) -> Self {
         let count = boxes.len();
         let (mut store, all) = ItemStore::new(boxes);
-        let mut hierarchy = Hierarchy {
-            nodes: Vec::new(),
-            full: Vec::new(),
-            bodies: count,
-            parents: Vec::new(),
-            node_of: Vec::new(),
-            depth: 0,
-            inserted: 0,
-            built_depth: 0,
-            width: PhantomData,
-        };
+        let mut hierarchy = Hierarchy::empty(count);
         let Some(all) = all else {
             return hierarchy;
         };

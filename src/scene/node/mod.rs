@@ -87,14 +87,14 @@ pub(crate) struct Node<const D: usize> {
 
 impl<const D: usize> Node<D> {
     /// A node of no children.
-    pub(crate) const BLANK: Self = Node {
+    pub(super) const BLANK: Self = Node {
         planes: [[[f32::INFINITY; WIDTH]; D], [[f32::NEG_INFINITY; WIDTH]; D]],
         child: [EMPTY; WIDTH],
     };
 
     /// Sets child `k`'s box to the box from `min` to `max`, grown as the module's documentation
     /// says.
-    pub(crate) fn set_box<T: Real>(&mut self, k: usize, (min, max): (&[f64; D], &[f64; D])) {
+    pub(super) fn set_box<T: Real>(&mut self, k: usize, (min, max): (&[f64; D], &[f64; D])) {
         for i in 0..D {
             let by = slack::<T>() * min[i].abs().max(max[i].abs());
             self.planes[LOWER][i][k] = <f32 as Real>::from_wide_down(min[i] - by);
@@ -105,7 +105,7 @@ impl<const D: usize> Node<D> {
     /// The union of the used children's boxes (already grown): empty (`+∞` to `−∞`) for a node
     /// of none. Unused lanes are masked by their ids rather than branched on.
     #[inline(always)]
-    pub(crate) fn union(&self) -> ([f32; D], [f32; D]) {
+    pub(super) fn union(&self) -> ([f32; D], [f32; D]) {
         let used: [u32; WIDTH] =
             core::array::from_fn(|k| u32::from(self.child[k] != EMPTY).wrapping_neg());
         let fold = |lanes: &[f32; WIDTH], none: f32, pick: fn(f32, f32) -> f32| {
@@ -123,7 +123,7 @@ impl<const D: usize> Node<D> {
     }
 
     /// Whether each used child's box holds that of the same child in `other`.
-    pub(crate) fn holds(&self, other: &Self) -> bool {
+    pub(super) fn holds(&self, other: &Self) -> bool {
         (0..WIDTH).filter(|&k| other.child[k] != EMPTY).all(|k| {
             let lower = core::array::from_fn(|i| other.planes[LOWER][i][k]);
             let upper = core::array::from_fn(|i| other.planes[UPPER][i][k]);
@@ -132,12 +132,12 @@ impl<const D: usize> Node<D> {
     }
 
     /// Whether child `k`'s box holds the box from `lower` to `upper`.
-    pub(crate) fn lane_holds(&self, k: usize, (lower, upper): (&[f32; D], &[f32; D])) -> bool {
+    pub(super) fn lane_holds(&self, k: usize, (lower, upper): (&[f32; D], &[f32; D])) -> bool {
         (0..D).all(|i| self.planes[LOWER][i][k] <= lower[i] && upper[i] <= self.planes[UPPER][i][k])
     }
 
     /// The lane of `child`.
-    pub(crate) fn lane_of(&self, child: u32) -> usize {
+    pub(super) fn lane_of(&self, child: u32) -> usize {
         self.child
             .iter()
             .position(|&c| c == child)
