@@ -90,10 +90,14 @@ impl Axis {
     /// the range that TwoProduct handles, for cell sizes beyond `2^995`).
     #[inline(always)]
     fn offset(&self, k: usize) -> (f64, f64) {
+        // `k` as a signed integer converts in one instruction; every plane's `k` is below 2^53
+        // (the walk's plane past the grid's bottom, `usize::MAX`, is then −1: beyond the exit
+        // either way, which the walk never passes).
+        let k = k as i64 as f64;
         if self.exact_offsets {
-            return (k as f64 * self.size, 0.0);
+            return (k * self.size, 0.0);
         }
-        let (p, e) = two_product(k as f64, self.size, self.products);
+        let (p, e) = two_product(k, self.size, self.products);
         (p, if e.is_finite() { e } else { 0.0 })
     }
 
@@ -166,7 +170,9 @@ impl Axis {
         let (p, e) = self.offset(k);
         let (d, f) = self.from_min;
         let (s, t) = two_sum(p, -d);
-        let offset = if s.is_finite() { s + (t + (e - f)) } else { s };
+        // An infinite `s` leaves the rest NaN: the offset is then `s`.
+        let offset = s + (t + (e - f));
+        let offset = if offset.is_nan() { s } else { offset };
         offset * self.inv + 0.0
     }
 

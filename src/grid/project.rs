@@ -96,9 +96,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
         for (ray, &value) in rays.iter().zip(values) {
-            for (cell, add) in self.contributions(&strides, ray, value, max_distance) {
-                volume[cell] += add;
-            }
+            self.contributions(&strides, ray, value, max_distance)
+                .for_each(|(cell, add)| volume[cell] += add);
         }
         Ok(())
     }

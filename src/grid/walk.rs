@@ -38,9 +38,22 @@ const ORIGIN: usize = usize::MAX;
 
 /// The cells a ray's segment runs through, in order ([`Grid::walk`]): an iterator of
 /// [`GridCell`]s. It finds them 16 at a time (and holds those it has not yet handed out), so that
-/// the caller's work on consecutive cells overlaps.
+/// the caller's work on consecutive cells overlaps; `fold` (and so `sum`, `for_each`, `count`)
+/// runs the walk without them.
 #[derive(Clone, Debug)]
 pub struct GridWalk<T: Real, const D: usize = 3> {
+    steps: Steps<T, D>,
+    /// Cells found ahead of the caller: `found[taken..count]` are yet to be returned.
+    found: [GridCell<T, D>; BATCH],
+    taken: usize,
+    count: usize,
+}
+
+/// Where a walk stands: the cell it is in and each axis's next crossings. A value the step loop
+/// copies into locals (`Steps::advance` indexes no array by a variable), so that the compiler
+/// keeps it in registers while it runs.
+#[derive(Clone, Copy, Debug)]
+struct Steps<T: Real, const D: usize> {
     axes: [Axis; D],
     cells: [usize; D],
     /// The cell the walk is in.
@@ -59,7 +72,7 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     close: f64,
     /// Where the line leaves the grid.
     end: Cut,
-    /// A key below which a crossing certainly comes before `end`: its key less [`GridWalk::close`]
+    /// A key below which a crossing certainly comes before `end`: its key less [`Steps::close`]
     /// (at least any axis's margin and its own).
     before_end: f64,
     /// The distance at which the walk entered the cell it is in.
@@ -70,10 +83,6 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
     /// The stored direction's length: a key times it is a distance.
     length: f64,
     done: bool,
-    /// Cells found ahead of the caller: `found[taken..count]` are yet to be returned.
-    found: [GridCell<T, D>; BATCH],
-    taken: usize,
-    count: usize,
 }
 
 /// How many cells a walk finds at a time: the caller's work on them (typically loads from a
@@ -84,6 +93,22 @@ const BATCH: usize = 16;
 impl<T: Real, const D: usize> GridWalk<T, D> {
     /// The walk of `ray`'s segment `[0, max_distance]` through `grid`.
     pub(crate) fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
+        GridWalk {
+            steps: Steps::new(grid, ray, max_distance),
+            found: [GridCell {
+                index: [0; D],
+                enter: T::zero(),
+                exit: T::zero(),
+            }; BATCH],
+            taken: 0,
+            count: 0,
+        }
+    }
+}
+
+impl<T: Real, const D: usize> Steps<T, D> {
+    /// The walk of `ray`'s segment `[0, max_distance]` through `grid`, at its first cell.
+    fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
         let dir: [f64; D] = ray.stored_dir().into();
         let products = BASE_PRODUCTS;
         let cells = grid.cells();
@@ -97,7 +122,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
                 products,
             )
         });
-        let mut walk = GridWalk {
+        let mut walk = Steps {
             axes,
             cells,
             index: [0; D],
@@ -117,13 +142,6 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
             max_distance,
             length: length::<T, f64, D>(&dir),
             done: true,
-            found: [GridCell {
-                index: [0; D],
-                enter: T::zero(),
-                exit: T::zero(),
-            }; BATCH],
-            taken: 0,
-            count: 0,
         };
         walk.start();
         walk
@@ -285,49 +303,43 @@ fn exact_step<const D: usize>(
     (step, ties)
 }
 
-impl<T: Real, const D: usize> GridWalk<T, D> {
+impl<T: Real, const D: usize> Steps<T, D> {
     /// The next cell the segment runs through for a positive length.
     #[inline(always)]
     fn advance(&mut self) -> Option<GridCell<T, D>> {
         while !self.done {
-            // The nearest next crossing by the keys; exactly where another is too close to it
-            // (an infinite key, of a crossing beyond `f64`'s range, is never close to a finite
-            // one, and a parallel axis's is never chosen: the grid's exit comes first).
-            let mut s = 0;
+            // The nearest next crossing by the keys (its axis as a bit); exactly where another is
+            // too close to it (an infinite key, of a crossing beyond `f64`'s range, is never
+            // close to a finite one, and a parallel axis's is never chosen: the grid's exit
+            // comes first).
+            let (mut least, mut nearest) = (self.key[0], 1u32);
             for a in 1..D {
-                if self.key[a] < self.key[s] {
-                    s = a;
+                if self.key[a] < least {
+                    (least, nearest) = (self.key[a], 1 << a);
                 }
             }
-            // (`key[s]` is the least, so an infinite or NaN difference is never close.)
+            // (`least` is the least key, so an infinite or NaN difference is never close.)
             let mut close = false;
             for a in 0..D {
-                close |= a != s && self.key[a] - self.key[s] <= self.close;
+                close |= nearest >> a & 1 == 0 && self.key[a] - least <= self.close;
             }
-            let (step, ties) = if close {
-                exact_step(&self.axes, self.plane, self.key, self.end)
+            let (key, ties, exact) = if close {
+                let (cut, ties) = exact_step(&self.axes, self.plane, self.key, self.end);
+                (cut.key, ties, Some(cut))
             } else {
-                let cut = Cut {
-                    axis: s,
-                    plane: self.plane[s],
-                    key: self.key[s],
-                };
-                (cut, 1 << s)
+                (least, nearest, None)
             };
-            let within = if step.key < self.before_end {
+            let within = if key < self.before_end {
                 true
             } else {
+                let step = exact.unwrap_or_else(|| self.cut_of(nearest, key));
                 order(&self.axes, &step, &self.end) == Ordering::Less
             };
             // Rounded keys may run a rounding backwards where the exact order says forwards (or
             // past the grid's exit): the distance then stays where it was (and the cell between
             // is empty), and never passes the exit.
             let exit_at = self.exit_at;
-            let at = if within {
-                self.distance(step.key)
-            } else {
-                exit_at
-            };
+            let at = if within { self.distance(key) } else { exit_at };
             let at = if at < self.enter {
                 self.enter
             } else if at > exit_at {
@@ -369,18 +381,39 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
         None
     }
 
-    /// Finds the next cells, up to [`BATCH`] of them.
+    /// The next crossing of the axis given as bit `axis` (its key `key`): found by a loop
+    /// rather than by indexing, so that the walk's arrays stay in registers.
+    #[inline(always)]
+    fn cut_of(&self, axis: u32, key: f64) -> Cut {
+        let mut cut = Cut {
+            axis: 0,
+            plane: self.plane[0],
+            key,
+        };
+        for a in 1..D {
+            if axis >> a & 1 != 0 {
+                (cut.axis, cut.plane) = (a, self.plane[a]);
+            }
+        }
+        cut
+    }
+}
+
+impl<T: Real, const D: usize> GridWalk<T, D> {
+    /// Finds the next cells, up to [`BATCH`] of them, walking a copy of the walk's state (held
+    /// in registers, where the walk's own would be written back with every cell found).
     #[inline(never)]
     fn refill(&mut self) {
-        self.taken = 0;
-        self.count = 0;
-        while self.count < BATCH {
-            let Some(cell) = self.advance() else {
+        let mut steps = self.steps;
+        let mut count = 0;
+        while count < BATCH {
+            let Some(cell) = steps.advance() else {
                 break;
             };
-            self.found[self.count] = cell;
-            self.count += 1;
+            self.found[count] = cell;
+            count += 1;
         }
+        (self.steps, self.taken, self.count) = (steps, 0, count);
     }
 }
 
@@ -398,5 +431,22 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
         let cell = self.found[self.taken];
         self.taken += 1;
         Some(cell)
+    }
+
+    /// The cells found and not yet handed out, then the rest of the walk, one cell at a time.
+    #[inline]
+    fn fold<B, F>(self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, GridCell<T, D>) -> B,
+    {
+        let mut acc = init;
+        for &cell in &self.found[self.taken..self.count] {
+            acc = f(acc, cell);
+        }
+        let mut steps = self.steps;
+        while let Some(cell) = steps.advance() {
+            acc = f(acc, cell);
+        }
+        acc
     }
 }
