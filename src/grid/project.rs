@@ -7,8 +7,9 @@
 //! `volume[cell]·(exit − enter)` in walk order from zero; `backproject` adds `values[i]·(exit −
 //! enter)` to each cell a ray crosses, the rays in order. The `_par` forms (feature `rayon`) keep
 //! those bits on any thread count: a projection's rays are independent, and a back projection's
-//! walks run in parallel a block of rays at a time while their contributions are added in ray
-//! order (a walk crosses a cell once, so each cell sees its contributions in ray order).
+//! walks run in parallel a block of rays at a time, then their contributions are added in
+//! parallel by slabs of the volume, each slab's in ray order (a walk crosses a cell once, so each
+//! cell sees its contributions in ray order).
 //!
 //! A volume is one value per cell in [`Grid::flat_index`] order (C order, the last axis fastest).
 
@@ -130,9 +131,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(())
     }
 
-    /// [`Grid::backproject`] with the walks spread over rayon's thread pool, a block of rays at a
-    /// time, their contributions added in ray order: the same bits on any thread count.
-    /// Available with the crate feature `rayon`.
+    /// [`Grid::backproject`] on rayon's thread pool, a block of rays at a time: their walks in
+    /// parallel, then their contributions added in parallel by slabs of the volume (along the
+    /// first axis, one slab per thread), each slab's in ray order: the same bits on any thread
+    /// count. Available with the crate feature `rayon`.
     ///
     /// # Errors
     ///
@@ -153,18 +155,33 @@ impl<T: Real, const D: usize> Grid<T, D> {
         use rayon::prelude::*;
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
+        // A slab is a run of whole layers of the first axis: a walk's first index only rises or
+        // only falls, so the cells a ray adds to in one slab are one run of its contributions.
+        let layer = strides.first().copied().unwrap_or(1);
+        let layers = self.cells.first().copied().unwrap_or(1);
+        let slab = layers.div_ceil(rayon::current_num_threads().clamp(1, layers)) * layer;
         for (rays, values) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)) {
             let crossed: Vec<Vec<(usize, T)>> = rays
                 .par_iter()
                 .zip(values)
                 .map(|(ray, &value)| {
+                    let mut adds = Vec::new();
                     self.contributions(&strides, ray, value, max_distance)
-                        .collect()
+                        .for_each(|add| adds.push(add));
+                    adds
                 })
                 .collect();
-            for (cell, add) in crossed.into_iter().flatten() {
-                volume[cell] += add;
-            }
+            volume
+                .par_chunks_mut(slab)
+                .enumerate()
+                .for_each(|(k, part)| {
+                    let start = k * slab;
+                    for adds in &crossed {
+                        for &(cell, add) in in_slab(adds, start, start + part.len(), layer) {
+                            part[cell - start] += add;
+                        }
+                    }
+                });
         }
         Ok(())
     }
@@ -221,6 +238,28 @@ impl<T: Real, const D: usize> Grid<T, D> {
 #[inline]
 fn flat<const D: usize>(strides: &[usize; D], index: &[usize; D]) -> usize {
     index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
+/// The run of a walk's contributions `adds` to the cells from `start` to `end` (both whole
+/// layers of `layer` cells): the walk's layers only rise or only fall, so the run is found by
+/// bisection.
+#[cfg(feature = "rayon")]
+fn in_slab<T>(adds: &[(usize, T)], start: usize, end: usize, layer: usize) -> &[(usize, T)] {
+    let (Some(first), Some(last)) = (adds.first(), adds.last()) else {
+        return adds;
+    };
+    let (from, to) = if first.0 / layer <= last.0 / layer {
+        (
+            adds.partition_point(|a| a.0 < start),
+            adds.partition_point(|a| a.0 < end),
+        )
+    } else {
+        (
+            adds.partition_point(|a| a.0 >= end),
+            adds.partition_point(|a| a.0 >= start),
+        )
+    };
+    &adds[from..to]
 }
 
 /// `Err(Error::Length)` unless a slice named `what` of `len` entries has `expected`.

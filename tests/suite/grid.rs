@@ -71,6 +71,14 @@ fn tolerance<T: Width, const D: usize>(d: f64, o: &[f64; D], n: &[f64; D], spec:
 fn check<T: Width, const D: usize>(spec: &Spec<D>, ray: &Ray<T, D>, max: T, label: &str) {
     let grid = spec.grid::<T>();
     let ours: Vec<GridCell<T, D>> = grid.walk(ray, max).collect();
+    // `fold` (which `sum`, `for_each` and `count` run through) walks without the buffer `next`
+    // fills: the same cells, from the start and after any number taken by `next`.
+    for taken in [0, 1, 17, ours.len()] {
+        let mut walk = grid.walk(ray, max);
+        let mut both: Vec<GridCell<T, D>> = walk.by_ref().take(taken).collect();
+        walk.for_each(|c| both.push(c));
+        assert_eq!(both, ours, "fold after {taken}");
+    }
     let o: [f64; D] = core::array::from_fn(|a| ray.origin()[a].to_wide());
     let n: [f64; D] = core::array::from_fn(|a| ray.dir()[a].to_wide());
     let length = n.iter().map(|c| c * c).sum::<f64>().sqrt();

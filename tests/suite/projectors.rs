@@ -88,13 +88,15 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
             .iter()
             .map(|_| T::from_wide(rng.random_range(-2.0..3.0)))
             .collect();
-        // The loops that define them.
+        // The loops that define them (over the walk's `next`, which `fold` does not use).
         let want_sums: Vec<T> = rays
             .iter()
             .map(|ray| {
-                grid.walk(ray, max).fold(T::from_wide(0.0), |sum, c| {
-                    sum + volume[grid.flat_index(c.index)] * (c.exit - c.enter)
-                })
+                let mut sum = T::from_wide(0.0);
+                for c in grid.walk(ray, max) {
+                    sum += volume[grid.flat_index(c.index)] * (c.exit - c.enter);
+                }
+                sum
             })
             .collect();
         let start = volume.clone();
