@@ -87,8 +87,8 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 ///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
 ///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
 ///   searches, where sorting measured slower than it saved); or, for the walks that visit every
-///   child accepted, all pushed in lane order and the last popped next, with no gathering
-///   (`unordered`), or all queued, `$stack` a [`Queue`] (`queued`, with `$top` unused).
+///   child accepted, all pushed in lane order (children only, `$stack` holding no keys) and the
+///   last popped next, with no gathering (`unordered`), or all queued, `$stack` a [`Queue`] (`queued`, with `$top` unused).
 /// - Where the step kept no child, `$next` is the child on top of the stack whose key does not
 ///   exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
 ///   visited, for the lowest id), those above it dropped; or the queue's head.
@@ -123,6 +123,17 @@ macro_rules! descend {
             None => false,
         }
     };
+    // The next child: from the stack's top, which holds children without keys (every child
+    // kept counts).
+    (@pop unordered, $stack:expr, $top:expr, $next:expr, $limit:expr) => {
+        if $top == 0 {
+            false
+        } else {
+            $top -= 1;
+            $next = ($stack[$top], 0.0);
+            true
+        }
+    };
     // The next child: from the stack's top, skipping those whose key exceeds the limit.
     (@pop $order:ident, $stack:expr, $top:expr, $next:expr, $limit:expr) => {
         loop {
@@ -147,12 +158,14 @@ macro_rules! descend {
         }
         false
     }};
-    // The children kept: pushed as they come (the last visited first), the step keeping none.
+    // The children kept: pushed as they come (the last visited first), without their keys, the
+    // step keeping none.
     (@place unordered, $scene:expr, $stack:expr, $top:expr, $next:expr, $bits:ident, $keys:ident, $children:ident) => {{
+        let _ = $keys;
         for k in 0..WIDTH {
             if $bits >> k & 1 != 0 {
                 $scene.prefetch_child($children[k]);
-                $stack[$top] = ($children[k], $keys[k]);
+                $stack[$top] = $children[k];
                 $top += 1;
             }
         }
@@ -246,7 +259,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         if self.hierarchy.nodes.is_empty() {
             return;
         }
-        self.with_stack((0u32, 0.0f32), |stack| {
+        self.with_stack(0u32, |stack| {
             let mut top = 0;
             let mut next = (0u32, 0.0f32);
             while descend!(
