@@ -22,6 +22,15 @@ use crate::real::Real;
 #[cfg(feature = "rayon")]
 const BLOCK: usize = 4096;
 
+/// Rays a thread walks at a time in a parallel back projection (a divisor of [`BLOCK`]).
+#[cfg(feature = "rayon")]
+const CHUNK: usize = 64;
+
+/// A chunk of rays' contributions to a back projection, in ray order (each a cell's position and
+/// what the ray adds there), and the end of each ray's among them.
+#[cfg(feature = "rayon")]
+type Chunk<T> = (alloc::vec::Vec<(usize, T)>, alloc::vec::Vec<usize>);
+
 impl<T: Real, const D: usize> Grid<T, D> {
     /// `sums[i]` = the line integral of `volume` along `rays[i]`'s walk up to `max_distance`: the
     /// sum of `volume[flat_index(cell)]·(exit − enter)` over [`Grid::walk`], added in walk order
@@ -160,25 +169,45 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let layer = strides.first().copied().unwrap_or(1);
         let layers = self.cells.first().copied().unwrap_or(1);
         let slab = layers.div_ceil(rayon::current_num_threads().clamp(1, layers)) * layer;
+        // The most cells a walk crosses: each step moves an index, and each only one way.
+        let most: usize = self.cells.iter().sum();
+        // Each chunk of a block's rays: their contributions in ray order, and where each ray's
+        // end; kept from block to block, so that their memory is reused.
+        let mut chunks: Vec<Chunk<T>> = (0..BLOCK / CHUNK).map(|_| Default::default()).collect();
         for (rays, values) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)) {
-            let crossed: Vec<Vec<(usize, T)>> = rays
-                .par_iter()
-                .zip(values)
-                .map(|(ray, &value)| {
-                    let mut adds = Vec::new();
-                    self.contributions(&strides, ray, value, max_distance)
-                        .for_each(|add| adds.push(add));
-                    adds
-                })
-                .collect();
+            let used = &mut chunks[..rays.len().div_ceil(CHUNK)];
+            used.par_iter_mut()
+                .zip(rays.par_chunks(CHUNK).zip(values.par_chunks(CHUNK)))
+                .for_each(|((adds, ends), (rays, values))| {
+                    // Written by index into room made beforehand, not pushed: a push's growth
+                    // call in the walk's loop costs the loop its registers.
+                    let mut used = 0;
+                    ends.clear();
+                    for (ray, &value) in rays.iter().zip(values) {
+                        if adds.len() < used + most {
+                            adds.resize(used + most, (0, T::zero()));
+                        }
+                        self.contributions(&strides, ray, value, max_distance)
+                            .for_each(|add| {
+                                adds[used] = add;
+                                used += 1;
+                            });
+                        ends.push(used);
+                    }
+                });
+            let used = &*used;
             volume
                 .par_chunks_mut(slab)
                 .enumerate()
                 .for_each(|(k, part)| {
-                    let start = k * slab;
-                    for adds in &crossed {
-                        for &(cell, add) in in_slab(adds, start, start + part.len(), layer) {
-                            part[cell - start] += add;
+                    let (start, end) = (k * slab, k * slab + part.len());
+                    for (adds, ends) in used {
+                        let mut from = 0;
+                        for &to in ends {
+                            for &(cell, add) in in_slab(&adds[from..to], start, end, layer) {
+                                part[cell - start] += add;
+                            }
+                            from = to;
                         }
                     }
                 });
