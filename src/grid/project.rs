@@ -143,7 +143,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// [`Grid::backproject`] on rayon's thread pool, a block of rays at a time: their walks in
     /// parallel, then their contributions added in parallel by slabs of the volume (along the
     /// first axis, one slab per thread), each slab's in ray order: the same bits on any thread
-    /// count. Available with the crate feature `rayon`.
+    /// count (on a pool of one thread, [`Grid::backproject`] itself). Available with the crate
+    /// feature `rayon`.
     ///
     /// # Errors
     ///
@@ -162,6 +163,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
     {
         use alloc::vec::Vec;
         use rayon::prelude::*;
+        if rayon::current_num_threads() == 1 {
+            return self.backproject(values, rays, max_distance, volume);
+        }
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
         // A slab is a run of whole layers of the first axis: a walk's first index only rises or
