@@ -12,7 +12,10 @@
 //!
 //! A walk finds [`BATCH`] cells at a time and hands them out one by one: a caller that loads from
 //! a volume at each cell then issues those loads side by side, where one cell at a time each load
-//! would wait for the walk's arithmetic (`docs/performance.md`, "Grid walks"). Each axis's next
+//! would wait for the walk's arithmetic (`docs/performance.md`, "Grid walks"). `fold` (which
+//! `sum`, `for_each`, `count` and the projections run through) hands each cell over as it is
+//! found instead, with no buffer to fill and read back. Either way the steps run on a copy of the
+//! walk's state in locals ([`Steps`]), which the compiler keeps in registers. Each axis's next
 //! key is computed a step ahead, off the chain of operations a step waits for.
 
 use core::cmp::Ordering;
