@@ -173,8 +173,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let layer = strides.first().copied().unwrap_or(1);
         let layers = self.cells.first().copied().unwrap_or(1);
         let slab = layers.div_ceil(rayon::current_num_threads().clamp(1, layers)) * layer;
-        // The most cells a walk crosses: each step moves an index, and each only one way.
-        let most: usize = self.cells.iter().sum();
         // Each chunk of a block's rays: their contributions in ray order, and where each ray's
         // end; kept from block to block, so that their memory is reused.
         let mut chunks: Vec<Chunk<T>> = (0..BLOCK / CHUNK).map(|_| Default::default()).collect();
@@ -183,20 +181,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
             used.par_iter_mut()
                 .zip(rays.par_chunks(CHUNK).zip(values.par_chunks(CHUNK)))
                 .for_each(|((adds, ends), (rays, values))| {
-                    // Written by index into room made beforehand, not pushed: a push's growth
-                    // call in the walk's loop costs the loop its registers.
-                    let mut used = 0;
+                    adds.clear();
                     ends.clear();
                     for (ray, &value) in rays.iter().zip(values) {
-                        if adds.len() < used + most {
-                            adds.resize(used + most, (0, T::zero()));
-                        }
                         self.contributions(&strides, ray, value, max_distance)
-                            .for_each(|add| {
-                                adds[used] = add;
-                                used += 1;
-                            });
-                        ends.push(used);
+                            .for_each(|add| adds.push(add));
+                        ends.push(adds.len());
                     }
                 });
             let used = &*used;
