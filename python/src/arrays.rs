@@ -76,11 +76,31 @@ pub(crate) fn points<T: Width, const D: usize>(
     array: &PyReadonlyArray2<'_, T>,
     name: &str,
 ) -> PyResult<Vec<Point<T, D>>> {
-    let values = flat(array, name, D)?;
-    finite(values, name, &[values.len() / D, D])?;
-    Ok((0..values.len() / D)
-        .map(|row| point_at(values, row))
-        .collect())
+    let rows = PointRows::<T, D>::new(array, name)?;
+    Ok((0..rows.len()).map(|row| rows.at(row)).collect())
+}
+
+/// The points of an array of shape `(n, D)`, each coordinate checked finite, each made where it
+/// is read: no vector of them is stored.
+pub(crate) struct PointRows<'a, T, const D: usize>(&'a [T]);
+
+impl<'a, T: Width, const D: usize> PointRows<'a, T, D> {
+    /// The rows of `array` (`name` in messages).
+    pub(crate) fn new(array: &'a PyReadonlyArray2<'_, T>, name: &str) -> PyResult<Self> {
+        let values = flat(array, name, D)?;
+        finite(values, name, &[values.len() / D, D])?;
+        Ok(PointRows(values))
+    }
+
+    /// How many points.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len() / D
+    }
+
+    /// The point in row `row`.
+    pub(crate) fn at(&self, row: usize) -> Point<T, D> {
+        point_at(self.0, row)
+    }
 }
 
 /// A ray `Ray::new` refused, met by a query on some thread: [`Rays::first_error`] names the first.

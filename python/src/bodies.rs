@@ -54,29 +54,125 @@ macro_rules! on_bodies {
     };
 }
 
-/// The solids of one kind in `bodies`, or `None` where one is of another kind.
-fn all_of<T: Real, const D: usize, S>(
-    bodies: &[Body<T, D>],
-    kind: fn(&Body<T, D>) -> Option<S>,
-) -> Option<Vec<S>> {
-    bodies.iter().map(kind).collect()
+/// Bodies not yet in a scene, held as a [`Bodies`] holds them: in a vector of one kind where
+/// they are all of it, else of `Body`. Read from arrays into these, a scene of one kind never
+/// passes through `Body` (240 bytes a body in `f64`, against 32 for a sphere), whose vector of a
+/// few million bodies took most of a second to fill while the caller held the GIL.
+pub(crate) enum Solids<T: Real, const D: usize> {
+    Spheres(Vec<Sphere<T, D>>),
+    Ellipsoids(Vec<Ellipsoid<T, D>>),
+    Boxes(Vec<Aabb<T, D>>),
+    Mixed(Vec<Body<T, D>>),
+}
+
+impl<T: Real, const D: usize> Solids<T, D> {
+    /// The spheres, then the ellipsoids, then the boxes (their ids in that order): of one kind
+    /// where the other two are empty.
+    pub(crate) fn of(
+        spheres: Vec<Sphere<T, D>>,
+        ellipsoids: Vec<Ellipsoid<T, D>>,
+        boxes: Vec<Aabb<T, D>>,
+    ) -> Self {
+        match (spheres.is_empty(), ellipsoids.is_empty(), boxes.is_empty()) {
+            (false, true, true) => Solids::Spheres(spheres),
+            (true, false, true) => Solids::Ellipsoids(ellipsoids),
+            (true, true, false) => Solids::Boxes(boxes),
+            _ => {
+                let mut bodies = Vec::with_capacity(spheres.len() + ellipsoids.len() + boxes.len());
+                bodies.extend(spheres.into_iter().map(Body::from));
+                bodies.extend(ellipsoids.into_iter().map(Body::from));
+                bodies.extend(boxes.into_iter().map(Body::from));
+                Solids::Mixed(bodies)
+            }
+        }
+    }
+
+    /// `bodies`, in a vector of one kind where they are all of it (none: of `Body`).
+    pub(crate) fn sorted(bodies: Vec<Body<T, D>>) -> Self {
+        fn all_of<T: Real, const D: usize, S>(
+            bodies: &[Body<T, D>],
+            kind: fn(&Body<T, D>) -> Option<S>,
+        ) -> Option<Vec<S>> {
+            bodies.iter().map(kind).collect()
+        }
+        if bodies.is_empty() {
+            Solids::Mixed(bodies)
+        } else if let Some(s) = all_of(&bodies, sphere) {
+            Solids::Spheres(s)
+        } else if let Some(e) = all_of(&bodies, ellipsoid) {
+            Solids::Ellipsoids(e)
+        } else if let Some(b) = all_of(&bodies, aabb) {
+            Solids::Boxes(b)
+        } else {
+            Solids::Mixed(bodies)
+        }
+    }
+
+    /// How many bodies.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Solids::Spheres(v) => v.len(),
+            Solids::Ellipsoids(v) => v.len(),
+            Solids::Boxes(v) => v.len(),
+            Solids::Mixed(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every body, in id order, as a [`Body`].
+    fn bodies(&self) -> Vec<Body<T, D>> {
+        match self {
+            Solids::Spheres(v) => v.iter().map(|&b| b.into()).collect(),
+            Solids::Ellipsoids(v) => v.iter().map(|&b| b.into()).collect(),
+            Solids::Boxes(v) => v.iter().map(|&b| b.into()).collect(),
+            Solids::Mixed(v) => v.clone(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> Clone for Solids<T, D> {
+    fn clone(&self) -> Self {
+        match self {
+            Solids::Spheres(v) => Solids::Spheres(v.clone()),
+            Solids::Ellipsoids(v) => Solids::Ellipsoids(v.clone()),
+            Solids::Boxes(v) => Solids::Boxes(v.clone()),
+            Solids::Mixed(v) => Solids::Mixed(v.clone()),
+        }
+    }
 }
 
 impl<T: Real, const D: usize> Bodies<T, D> {
-    /// The scene of `bodies` (built on rayon's threads): of one kind where they are all of it.
-    pub(crate) fn new(bodies: Vec<Body<T, D>>) -> Self {
-        if bodies.is_empty() {
-            return Bodies::Mixed(Arc::new(Scene::new(bodies)));
+    /// The scene of `solids` (built on rayon's threads), of their kind.
+    pub(crate) fn new(solids: Solids<T, D>) -> Self {
+        match solids {
+            Solids::Spheres(v) => Bodies::Spheres(Arc::new(Scene::new(v))),
+            Solids::Ellipsoids(v) => Bodies::Ellipsoids(Arc::new(Scene::new(v))),
+            Solids::Boxes(v) => Bodies::Boxes(Arc::new(Scene::new(v))),
+            Solids::Mixed(v) => Bodies::Mixed(Arc::new(Scene::new(v))),
         }
-        if let Some(s) = all_of(&bodies, sphere) {
-            Bodies::Spheres(Arc::new(Scene::new(s)))
-        } else if let Some(e) = all_of(&bodies, ellipsoid) {
-            Bodies::Ellipsoids(Arc::new(Scene::new(e)))
-        } else if let Some(b) = all_of(&bodies, aabb) {
-            Bodies::Boxes(Arc::new(Scene::new(b)))
-        } else {
-            Bodies::Mixed(Arc::new(Scene::new(bodies)))
+    }
+
+    /// A new scene of these bodies and then `new`'s (built on rayon's threads): of their kind
+    /// where both are of one, else as [`Solids::sorted`] finds them.
+    pub(crate) fn with(&self, new: Solids<T, D>) -> Self {
+        fn joined<S: Clone>(old: &[S], new: Vec<S>) -> Vec<S> {
+            let mut all = Vec::with_capacity(old.len() + new.len());
+            all.extend_from_slice(old);
+            all.extend(new);
+            all
         }
+        Bodies::new(match (self, new) {
+            (Bodies::Spheres(s), Solids::Spheres(v)) => Solids::Spheres(joined(s.bodies(), v)),
+            (Bodies::Ellipsoids(s), Solids::Ellipsoids(v)) => {
+                Solids::Ellipsoids(joined(s.bodies(), v))
+            }
+            (Bodies::Boxes(s), Solids::Boxes(v)) => Solids::Boxes(joined(s.bodies(), v)),
+            (_, new) => Solids::sorted(joined(&self.bodies(), new.bodies())),
+        })
     }
 
     /// Whether the two hold the same scene (not equal ones: the same in memory).
@@ -106,26 +202,24 @@ impl<T: Real, const D: usize> Bodies<T, D> {
     }
 
     /// Adds `new` in place (each with `Scene::push`), where they are of this scene's kind (a
-    /// scene of `Body` takes any); `false`, nothing added, where one is of another kind.
-    pub(crate) fn push(&mut self, new: &[Body<T, D>]) -> bool {
+    /// scene of `Body` takes any); `false`, nothing added, where they are not.
+    pub(crate) fn push(&mut self, new: &Solids<T, D>) -> bool {
         fn each<T: Real, const D: usize, S: Cast<T, D> + Clone>(
             scene: &mut Arc<Scene<T, D, S>>,
-            new: Option<Vec<S>>,
+            new: impl IntoIterator<Item = S>,
         ) -> bool {
-            let Some(new) = new else {
-                return false;
-            };
             let scene = Arc::make_mut(scene);
             for body in new {
                 scene.push(body);
             }
             true
         }
-        match self {
-            Bodies::Spheres(s) => each(s, all_of(new, sphere)),
-            Bodies::Ellipsoids(s) => each(s, all_of(new, ellipsoid)),
-            Bodies::Boxes(s) => each(s, all_of(new, aabb)),
-            Bodies::Mixed(s) => each(s, Some(new.to_vec())),
+        match (self, new) {
+            (Bodies::Spheres(s), Solids::Spheres(v)) => each(s, v.iter().copied()),
+            (Bodies::Ellipsoids(s), Solids::Ellipsoids(v)) => each(s, v.iter().copied()),
+            (Bodies::Boxes(s), Solids::Boxes(v)) => each(s, v.iter().copied()),
+            (Bodies::Mixed(s), new) => each(s, new.bodies()),
+            _ => false,
         }
     }
 }

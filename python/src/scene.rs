@@ -15,8 +15,8 @@ use raysweep::{Aabb, Body, BodyNearest, Cast, Ellipsoid, PointQuery, Scene, Sphe
 
 use core::convert::Infallible;
 
-use crate::arrays::{PerRow, Width, column, points, same_rows, slice, table};
-use crate::bodies::Bodies;
+use crate::arrays::{PerRow, PointRows, Width, column, same_rows, slice, table};
+use crate::bodies::{Bodies, Solids};
 use crate::queries;
 use crate::query::QueryArgs;
 use crate::rows::{columns, ragged};
@@ -131,32 +131,51 @@ fn bad_body(kind: &str, row: usize, err: raysweep::Error) -> PyErr {
     PyValueError::new_err(format!("{kind}[{row}]: {err}"))
 }
 
+/// How many bodies are made from their rows between two checks for Ctrl-C: reading runs with
+/// the GIL held (it borrows the caller's arrays), a few milliseconds for this many.
+const READ_ROWS: usize = 1 << 16;
+
+/// `made(row)` for each of `rows` rows of `kind`: the first it refuses is a `ValueError` naming
+/// its row; Ctrl-C ends the reading every [`READ_ROWS`] rows.
+fn read<S>(
+    py: Python<'_>,
+    rows: usize,
+    kind: &str,
+    made: impl Fn(usize) -> Result<S, raysweep::Error>,
+) -> PyResult<Vec<S>> {
+    let mut read = Vec::with_capacity(rows);
+    for start in (0..rows).step_by(READ_ROWS) {
+        py.check_signals()?;
+        for row in start..rows.min(start + READ_ROWS) {
+            read.push(made(row).map_err(|e| bad_body(kind, row, e))?);
+        }
+    }
+    Ok(read)
+}
+
 /// The bodies the arrays describe, checked as the crate's constructors check them.
 fn bodies<T: Width, const D: usize>(
+    py: Python<'_>,
     spheres: &Spheres<'_>,
     ellipsoids: &Ellipsoids<'_>,
     boxes: &Boxes<'_>,
-) -> PyResult<Vec<Body<T, D>>> {
-    let mut bodies = Vec::new();
+) -> PyResult<Solids<T, D>> {
+    let (mut balls, mut ovals, mut cuboids) = (Vec::new(), Vec::new(), Vec::new());
     if let Some((centers, radii)) = spheres {
         let centers: PyReadonlyArray2<T> = centers.extract()?;
         let radii: PyReadonlyArray1<T> = radii.extract()?;
-        let centers = points::<T, D>(&centers, "sphere centers")?;
+        let centers = PointRows::<T, D>::new(&centers, "sphere centers")?;
         let radii = slice(&radii, "sphere radii")?;
         same_rows(centers.len(), "sphere centers", radii.len(), "sphere radii")?;
-        for (row, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
-            bodies.push(
-                Sphere::new(center, radius)
-                    .map_err(|e| bad_body("spheres", row, e))?
-                    .into(),
-            );
-        }
+        balls = read(py, centers.len(), "spheres", |row| {
+            Sphere::new(centers.at(row), radii[row])
+        })?;
     }
     if let Some((centers, semi_axes, rotations)) = ellipsoids {
         let centers: PyReadonlyArray2<T> = centers.extract()?;
         let semi_axes: PyReadonlyArray2<T> = semi_axes.extract()?;
-        let centers = points::<T, D>(&centers, "ellipsoid centers")?;
-        let semi_axes = points::<T, D>(&semi_axes, "ellipsoid semi-axes")?;
+        let centers = PointRows::<T, D>::new(&centers, "ellipsoid centers")?;
+        let semi_axes = PointRows::<T, D>::new(&semi_axes, "ellipsoid semi-axes")?;
         same_rows(
             centers.len(),
             "ellipsoid centers",
@@ -183,44 +202,33 @@ fn bodies<T: Width, const D: usize>(
                 Some(slice(array, "ellipsoid rotations")?)
             }
         };
-        for (row, (&center, semi)) in centers.iter().zip(&semi_axes).enumerate() {
-            let made = match matrices {
-                None => Ellipsoid::new(center, semi.coords),
+        ovals = read(py, centers.len(), "ellipsoids", |row| {
+            let (center, semi) = (centers.at(row), semi_axes.at(row).coords);
+            match matrices {
+                None => Ellipsoid::new(center, semi),
                 Some(m) => {
                     let entries = &m[row * D * D..(row + 1) * D * D];
                     let matrix = SMatrix::<T, D, D>::from_fn(|i, j| entries[i * D + j]);
-                    Ellipsoid::oriented(
-                        center,
-                        semi.coords,
-                        Rotation::from_matrix_unchecked(matrix),
-                    )
+                    Ellipsoid::oriented(center, semi, Rotation::from_matrix_unchecked(matrix))
                 }
-            };
-            bodies.push(made.map_err(|e| bad_body("ellipsoids", row, e))?.into());
-        }
+            }
+        })?;
     }
     if let Some((mins, maxs)) = boxes {
         let mins: PyReadonlyArray2<T> = mins.extract()?;
         let maxs: PyReadonlyArray2<T> = maxs.extract()?;
-        let mins = points::<T, D>(&mins, "box mins")?;
-        let maxs = points::<T, D>(&maxs, "box maxs")?;
+        let mins = PointRows::<T, D>::new(&mins, "box mins")?;
+        let maxs = PointRows::<T, D>::new(&maxs, "box maxs")?;
         same_rows(mins.len(), "box mins", maxs.len(), "box maxs")?;
-        for (row, (&min, &max)) in mins.iter().zip(&maxs).enumerate() {
-            bodies.push(
-                Aabb::new(min, max)
-                    .map_err(|e| bad_body("boxes", row, e))?
-                    .into(),
-            );
-        }
+        cuboids = read(py, mins.len(), "boxes", |row| {
+            Aabb::new(mins.at(row), maxs.at(row))
+        })?;
     }
-    Ok(bodies)
+    Ok(Solids::of(balls, ovals, cuboids))
 }
 
 /// A scene of `bodies`, built on a thread of its own (Ctrl-C leaves it behind).
-fn build<T: Width, const D: usize>(
-    run: &Run<'_>,
-    bodies: Vec<Body<T, D>>,
-) -> PyResult<Bodies<T, D>> {
+fn build<T: Width, const D: usize>(run: &Run<'_>, bodies: Solids<T, D>) -> PyResult<Bodies<T, D>> {
     run.apart(move || Bodies::new(bodies))
 }
 
@@ -231,7 +239,7 @@ fn make<T: Width, const D: usize>(
     ellipsoids: &Ellipsoids<'_>,
     boxes: &Boxes<'_>,
 ) -> PyResult<Bodies<T, D>> {
-    build(run, bodies::<T, D>(spheres, ellipsoids, boxes)?)
+    build(run, bodies::<T, D>(run.py(), spheres, ellipsoids, boxes)?)
 }
 
 /// A scene of the bodies a pickled state holds (see [`PyScene::state`]).
@@ -241,7 +249,7 @@ where
 {
     let bodies: Vec<Body<T, D>> = postcard::from_bytes(state)
         .map_err(|err| PyValueError::new_err(format!("not a pickled raysweep scene: {err}")))?;
-    build(run, bodies)
+    run.apart(move || Bodies::new(Solids::sorted(bodies)))
 }
 
 /// Adds the bodies the arrays describe to `scene` (a [`PyScene`] of width `T` in `D`
@@ -258,7 +266,7 @@ fn push<T: Width, const D: usize>(
 where
     AnyScene: Holds<T, D>,
 {
-    let new = bodies::<T, D>(spheres, ellipsoids, boxes)?;
+    let new = bodies::<T, D>(run.py(), spheres, ellipsoids, boxes)?;
     let kind = |any: &AnyScene| -> Bodies<T, D> { any.held().expect("one kind").clone() };
     loop {
         let before = kind(&scene.now(run.py()));
@@ -282,9 +290,7 @@ where
             if 4 * added.len() < grown.len() && grown.push(&added) {
                 return grown;
             }
-            let mut all = start.bodies();
-            all.extend(added);
-            Bodies::new(all)
+            start.with(added)
         })?;
         let swapped = run.py().detach(|| {
             let mut now = scene.lock();
