@@ -19,12 +19,12 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128d, __m256d, _CMP_EQ_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm_storeu_ps, _mm256_add_pd,
-    _mm256_and_pd, _mm256_andnot_pd, _mm256_blendv_pd, _mm256_castsi256_pd, _mm256_cmp_pd,
-    _mm256_cvtpd_ps, _mm256_div_pd, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_max_pd, _mm256_min_pd,
-    _mm256_movemask_pd, _mm256_mul_pd, _mm256_or_pd, _mm256_set_m128d, _mm256_set1_epi64x,
-    _mm256_set1_pd, _mm256_setzero_pd, _mm256_sqrt_pd, _mm256_storeu_pd, _mm256_sub_pd,
-    _mm256_xor_pd,
+    __m128d, __m256d, _CMP_EQ_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm_storeu_ps, _mm_storeu_si128,
+    _mm256_add_pd, _mm256_and_pd, _mm256_andnot_pd, _mm256_blendv_pd, _mm256_castsi256_pd,
+    _mm256_cmp_pd, _mm256_cvtpd_ps, _mm256_cvtps_pd, _mm256_cvttpd_epi32, _mm256_div_pd,
+    _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_max_pd, _mm256_min_pd, _mm256_movemask_pd,
+    _mm256_mul_pd, _mm256_or_pd, _mm256_set_m128d, _mm256_set1_epi64x, _mm256_set1_pd,
+    _mm256_setzero_pd, _mm256_sqrt_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm256_xor_pd,
 };
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
@@ -227,6 +227,25 @@ impl Four for Avx4 {
     #[inline(always)]
     fn from_halves(low: __m128d, high: __m128d) -> Self {
         Avx4(avx!(_mm256_set_m128d(high, low)))
+    }
+
+    /// One `vcvttpd2dq`.
+    #[inline(always)]
+    fn whole(self) -> [i32; 4] {
+        let mut lanes = [0i32; 4];
+        // SAFETY: as for every intrinsic here (`avx!`); the unaligned store writes the four
+        // `i32` of `lanes`.
+        unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), _mm256_cvttpd_epi32(self.0)) };
+        lanes
+    }
+
+    /// For `f32`, one `vcvtpd2ps` and one `vcvtps2pd`.
+    #[inline(always)]
+    fn rounded<T: Real>(self) -> Self {
+        if T::EPSILON_WIDE == f64::EPSILON {
+            return self;
+        }
+        Avx4(avx!(_mm256_cvtps_pd(_mm256_cvtpd_ps(self.0))))
     }
 
     /// For `f32`, one `vcvtpd2ps` (which rounds as `as f32` does) rather than one conversion per

@@ -32,6 +32,24 @@ pub(crate) trait Four: Lane<Mask: FourMask> {
         let [a, b, c, d] = self.to_array();
         [a, b, c, d].map(T::from_wide)
     }
+
+    /// The lanes, whole numbers within `i32`'s range, as integers.
+    #[inline(always)]
+    fn whole(self) -> [i32; 4] {
+        self.to_array().map(|lane| lane as i32)
+    }
+
+    /// The lanes rounded to the width `T` and held as `f64` again: an operation of `T` done in
+    /// `f64` lanes and then rounded so gives `T`'s own result (`f64` has more than twice an
+    /// `f32`'s bits, so rounding twice is rounding once for `+`, `−`, `·`, `/`; Figueroa, "When
+    /// is double rounding innocuous?", SIGNUM Newsletter 30(3), 1995).
+    #[inline(always)]
+    fn rounded<T: Real>(self) -> Self {
+        if T::EPSILON_WIDE == f64::EPSILON {
+            return self;
+        }
+        Self::from_array(self.narrow::<T>().map(T::to_wide))
+    }
 }
 
 /// Four comparison results: what a batch needs beyond [`Mask`].

@@ -6,8 +6,10 @@
 //! - [`walk`]: [`GridWalk`], the cells in order along the ray.
 //! - [`project`]: [`Grid::project`] and [`Grid::backproject`], line integrals through a volume
 //!   and their adjoint, each exactly its loop over the walks.
+//! - [`lanes`]: the projection's kernel, four walks side by side in vector lanes.
 //! - here: [`Grid`] and [`GridCell`].
 
+mod lanes;
 mod planes;
 mod project;
 mod walk;

@@ -26,6 +26,7 @@ use core::cmp::Ordering;
 
 use crate::core::exact::{Products, two_product, two_sum};
 use crate::core::expansion::Expansion;
+use crate::core::lane::Lane;
 
 /// `2^-40`: keys closer than this much of their axes' reach (the largest `|offset|/|nᵢ|` of a
 /// plane of the grid) are ordered exactly. A key's error is below `2^-51` of its axis's reach.
@@ -86,19 +87,38 @@ impl Axis {
         self.margin
     }
 
-    /// `k·h` as an exact pair (its low part dropped only where the product's error falls outside
-    /// the range that TwoProduct handles, for cell sizes beyond `2^995`).
+    /// `k·h` as an exact pair ([`Planes::offset`]).
     #[inline(always)]
     fn offset(&self, k: usize) -> (f64, f64) {
-        // `k` as a signed integer converts in one instruction; every plane's `k` is below 2^53
-        // (the walk's plane past the grid's bottom, `usize::MAX`, is then −1: beyond the exit
-        // either way, which the walk never passes).
-        let k = k as i64 as f64;
-        if self.exact_offsets {
-            return (k * self.size, 0.0);
+        self.planes().offset(plane_number(k), self.size)
+    }
+
+    /// The values [`Axis::crossing`] computes from, for a walk that computes crossings of
+    /// several lines at once (`src/grid/lanes.rs`).
+    #[inline(always)]
+    pub(crate) fn planes(&self) -> Planes {
+        Planes {
+            exact_offsets: self.exact_offsets,
+            products: self.products,
         }
-        let (p, e) = two_product(k, self.size, self.products);
-        (p, if e.is_finite() { e } else { 0.0 })
+    }
+
+    /// `o − min` as an exact pair.
+    #[inline(always)]
+    pub(crate) fn origin_offset(&self) -> (f64, f64) {
+        self.from_min
+    }
+
+    /// The cell size.
+    #[inline(always)]
+    pub(crate) fn size(&self) -> f64 {
+        self.size
+    }
+
+    /// `1 / dir`, rounded.
+    #[inline(always)]
+    pub(crate) fn inv(&self) -> f64 {
+        self.inv
     }
 
     /// How plane `k` lies against the origin on this axis, exactly: `Less` where it lies below.
@@ -167,13 +187,9 @@ impl Axis {
     /// module's documentation), `+0.0` rather than `−0.0`; infinite where it overflows.
     #[inline(always)]
     pub(crate) fn crossing(&self, k: usize) -> f64 {
-        let (p, e) = self.offset(k);
         let (d, f) = self.from_min;
-        let (s, t) = two_sum(p, -d);
-        // An infinite `s` leaves the rest NaN: the offset is then `s`.
-        let offset = s + (t + (e - f));
-        let offset = if offset.is_nan() { s } else { offset };
-        offset * self.inv + 0.0
+        self.planes()
+            .crossing(plane_number(k), self.size, d, f, self.inv)
     }
 
     /// Whether the keys of two crossings (of this axis and of `other`) are too close to order
@@ -182,6 +198,51 @@ impl Axis {
     #[inline(always)]
     pub(crate) fn near(&self, key: f64, other: &Axis, other_key: f64) -> bool {
         !((key - other_key).abs() > self.margin + other.margin)
+    }
+}
+
+/// Plane `k`'s number as a float: `k` as a signed integer converts in one instruction, and every
+/// plane's `k` is below 2^53 (the walk's plane past the grid's bottom, `usize::MAX`, is then −1:
+/// beyond the exit either way, which the walk never passes).
+#[inline(always)]
+pub(crate) fn plane_number(k: usize) -> f64 {
+    k as i64 as f64
+}
+
+/// How an axis's crossings are computed, in one lane or several ([`Lane`]): the same operations,
+/// so the same bits, either way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Planes {
+    /// Whether every `k·h` is exact in `f64` ([`Axis`]).
+    exact_offsets: bool,
+    products: Products,
+}
+
+impl Planes {
+    /// `k·h` for plane number `k` (a whole number) and cell size `size`, as an exact pair (its
+    /// low part dropped only where the product's error falls outside the range that TwoProduct
+    /// handles, for cell sizes beyond `2^995`).
+    #[inline(always)]
+    pub(crate) fn offset<L: Lane>(self, k: L, size: L) -> (L, L) {
+        if self.exact_offsets {
+            return (k * size, L::splat(0.0));
+        }
+        let (p, e) = two_product(k, size, self.products);
+        let finite = e.abs().lt(L::splat(f64::INFINITY));
+        (p, L::select(finite, e, L::splat(0.0)))
+    }
+
+    /// The parameter along the stored direction at which the line crosses plane number `k`
+    /// ([`Axis::crossing`]), for the cell size `size`, `o − min = d + f` and the direction's
+    /// reciprocal `inv`.
+    #[inline(always)]
+    pub(crate) fn crossing<L: Lane>(self, k: L, size: L, d: L, f: L, inv: L) -> L {
+        let (p, e) = self.offset(k, size);
+        let (s, t) = two_sum(p, -d);
+        // An infinite `s` leaves the rest NaN: the offset is then `s`.
+        let offset = s + (t + (e - f));
+        let offset = L::select(offset.eq(offset), offset, s);
+        offset * inv + L::splat(0.0)
     }
 }
 

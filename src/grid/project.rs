@@ -22,7 +22,8 @@ use crate::real::Real;
 #[cfg(feature = "rayon")]
 const BLOCK: usize = 4096;
 
-/// Rays a thread walks at a time in a parallel back projection (a divisor of [`BLOCK`]).
+/// Rays a thread walks at a time in a parallel projection or back projection (a divisor of
+/// [`BLOCK`]).
 #[cfg(feature = "rayon")]
 const CHUNK: usize = 64;
 
@@ -66,9 +67,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ) -> Result<(), Error> {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("sums", sums.len(), rays.len())?;
-        for (ray, sum) in rays.iter().zip(sums) {
-            *sum = self.line_integral(volume, &strides, ray, max_distance);
-        }
+        super::lanes::project(self, volume, &strides, rays, |_| max_distance, sums);
         Ok(())
     }
 
@@ -133,10 +132,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
         use rayon::prelude::*;
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("sums", sums.len(), rays.len())?;
-        rays.par_iter()
-            .zip(sums.par_iter_mut())
-            .with_min_len(64)
-            .for_each(|(ray, sum)| *sum = self.line_integral(volume, &strides, ray, max_distance));
+        rays.par_chunks(CHUNK)
+            .zip(sums.par_chunks_mut(CHUNK))
+            .for_each(|(rays, sums)| {
+                super::lanes::project(self, volume, &strides, rays, |_| max_distance, sums);
+            });
         Ok(())
     }
 
@@ -207,20 +207,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 });
         }
         Ok(())
-    }
-
-    /// `ray`'s line integral through `volume` (laid out by `strides`) up to `max_distance`.
-    #[inline]
-    fn line_integral(
-        &self,
-        volume: &[T],
-        strides: &[usize; D],
-        ray: &Ray<T, D>,
-        max_distance: T,
-    ) -> T {
-        self.walk(ray, max_distance).fold(T::zero(), |sum, c| {
-            sum + volume[flat(strides, &c.index)] * (c.exit - c.enter)
-        })
     }
 
     /// What `ray`'s walk up to `max_distance` adds to a volume laid out by `strides` in a back

@@ -56,36 +56,36 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
 /// copies into locals (`Steps::advance` indexes no array by a variable), so that the compiler
 /// keeps it in registers while it runs.
 #[derive(Clone, Copy, Debug)]
-struct Steps<T: Real, const D: usize> {
-    axes: [Axis; D],
-    cells: [usize; D],
+pub(super) struct Steps<T: Real, const D: usize> {
+    pub(super) axes: [Axis; D],
+    pub(super) cells: [usize; D],
     /// The cell the walk is in.
-    index: [usize; D],
+    pub(super) index: [usize; D],
     /// Per axis, the next plane the line crosses and its key (`+∞` where the line runs parallel,
     /// and the plane is unused).
-    plane: [usize; D],
-    key: [f64; D],
+    pub(super) plane: [usize; D],
+    pub(super) key: [f64; D],
     /// Per axis, the key of the plane after the next: computed a step early, so that a step
     /// does not wait for a crossing's arithmetic.
-    ahead: [f64; D],
+    pub(super) ahead: [f64; D],
     /// Per axis, what a crossing adds to the index: 1, or `usize::MAX` (−1) where the line runs
     /// down the axis.
-    step: [usize; D],
+    pub(super) step: [usize; D],
     /// Twice the widest [`Axis::margin`]: keys closer than this are ordered exactly.
-    close: f64,
+    pub(super) close: f64,
     /// Where the line leaves the grid.
     end: Cut,
     /// A key below which a crossing certainly comes before `end`: its key less [`Steps::close`]
     /// (at least any axis's margin and its own).
-    before_end: f64,
+    pub(super) before_end: f64,
     /// The distance at which the walk entered the cell it is in.
-    enter: T,
+    pub(super) enter: T,
     /// The distance of `end`, rounded to the width.
-    exit_at: T,
-    max_distance: T,
+    pub(super) exit_at: T,
+    pub(super) max_distance: T,
     /// The stored direction's length: a key times it is a distance.
-    length: f64,
-    done: bool,
+    pub(super) length: f64,
+    pub(super) done: bool,
 }
 
 /// How many cells a walk finds at a time: the caller's work on them (typically loads from a
@@ -111,7 +111,7 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
 
 impl<T: Real, const D: usize> Steps<T, D> {
     /// The walk of `ray`'s segment `[0, max_distance]` through `grid`, at its first cell.
-    fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
+    pub(super) fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
         let dir: [f64; D] = ray.stored_dir().into();
         let products = BASE_PRODUCTS;
         let cells = grid.cells();
@@ -220,15 +220,20 @@ impl<T: Real, const D: usize> Steps<T, D> {
         if !(self.enter < self.max_distance) {
             return;
         }
-        // The moving axes' cells at `first`, and their next crossings.
+        // The moving axes' cells at `first`, and their next crossings: found exactly, from the
+        // cell the rounded position of `first` falls in.
         for a in 0..D {
-            let (dir, cells) = (self.axes[a].dir(), self.cells[a]);
+            let (axis, cells) = (self.axes[a], self.cells[a]);
             let behind = |k: usize| self.order(&self.cut(a, k), &first) != Ordering::Greater;
-            if dir > 0.0 {
-                let k = last_where(cells, behind);
+            // (Saturating: a NaN or negative guess is cell 0, a huge one the last.)
+            let guess = ((axis.origin_offset().0 + first.key * axis.dir()) / axis.size()) as usize;
+            let guess = guess.min(cells - 1);
+            if axis.dir() > 0.0 {
+                let k = last_where_near(cells, guess, behind);
                 (self.index[a], self.plane[a]) = (k, k + 1);
-            } else if dir < 0.0 {
-                let k = cells - 1 - last_where(cells, |j| behind(cells - j));
+            } else if axis.dir() < 0.0 {
+                let k =
+                    cells - 1 - last_where_near(cells, cells - 1 - guess, |j| behind(cells - j));
                 (self.index[a], self.plane[a]) = (k, k);
             } else {
                 continue;
@@ -259,6 +264,18 @@ fn last_where(cells: usize, holds: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
+}
+
+/// [`last_where`], tried first at `guess` (below `cells`) and its successor: two evaluations
+/// of `holds` where the guess is right, a binary search on the side it points to where not.
+fn last_where_near(cells: usize, guess: usize, holds: impl Fn(usize) -> bool) -> usize {
+    if !holds(guess) {
+        return last_where(guess, holds);
+    }
+    if guess + 1 == cells || !holds(guess + 1) {
+        return guess;
+    }
+    guess + 1 + last_where(cells - guess - 1, |j| holds(guess + 1 + j))
 }
 
 /// How `x` lies along the line against `y`, exactly, for a line against `axes`.
@@ -309,7 +326,7 @@ fn exact_step<const D: usize>(
 impl<T: Real, const D: usize> Steps<T, D> {
     /// The next cell the segment runs through for a positive length.
     #[inline(always)]
-    fn advance(&mut self) -> Option<GridCell<T, D>> {
+    pub(super) fn advance(&mut self) -> Option<GridCell<T, D>> {
         while !self.done {
             // The nearest next crossing by the keys (its axis as a bit); exactly where another is
             // too close to it (an infinite key, of a crossing beyond `f64`'s range, is never

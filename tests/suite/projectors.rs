@@ -1,7 +1,7 @@
 //! `Grid::project` and `Grid::backproject` (and their `_par` forms on several thread counts)
 //! against the loops over `Grid::walk` that define them, bit for bit: random grids (offset, cell
 //! sizes that are rarely binary fractions), rays from around the grid and from its lattice
-//! points, largest distances of every kind; slices of the wrong length refused with nothing
+//! points, largest distances of every kind, volumes with an infinite and a NaN cell; slices of the wrong length refused with nothing
 //! written; and the adjoint identity `⟨project(x), y⟩ = ⟨x, backproject(y)⟩` to rounding.
 
 use rand::rngs::StdRng;
@@ -81,9 +81,17 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
     for round in 0..30 {
         let (grid, rays, max) = case::<T, D>(rng);
         let what = format!("{} D={D} round {round}: {grid:?} max {max:?}", T::NAME);
-        let volume: Vec<T> = (0..flat(&grid))
+        let mut volume: Vec<T> = (0..flat(&grid))
             .map(|_| T::from_wide(rng.random_range(-2.0..3.0)))
             .collect();
+        if round % 3 == 0 {
+            // An infinite cell and a NaN one: a walk that crosses either for no length adds
+            // nothing (not `∞·0`), one that crosses it for a length carries it to its sum.
+            for bad in [f64::INFINITY, f64::NAN] {
+                let at = rng.random_range(0..volume.len());
+                volume[at] = T::from_wide(bad);
+            }
+        }
         let values: Vec<T> = rays
             .iter()
             .map(|_| T::from_wide(rng.random_range(-2.0..3.0)))
@@ -205,5 +213,44 @@ fn backproject_is_the_adjoint_of_project() {
         let rhs: f64 = x.iter().zip(&pty).map(|(a, b)| a * b).sum();
         let scale: f64 = px.iter().zip(&y).map(|(a, b)| (a * b).abs()).sum::<f64>() + 1.0;
         assert!((lhs - rhs).abs() <= 1e-12 * scale, "{lhs} against {rhs}");
+    }
+}
+
+/// A line past a grid's corners a rounding apart crosses a cell between them for a length that
+/// rounds to zero in `f32`: the walk leaves that cell out, and so does the projection, even where
+/// the cell holds an infinity (`∞·0` would make the sum NaN).
+#[test]
+fn a_cell_crossed_for_no_length_adds_nothing() {
+    use raysweep::nalgebra::{Point2, Vector2};
+    let n = 1002;
+    let grid = Grid::new(Point2::origin(), Vector2::repeat(1.0f32), [n, n]).unwrap();
+    // Each y = k plane is crossed 2^-24/√½ before the x = k plane: far less than an `f32` step
+    // of the distance beyond the first few cells, far more than the exact order's margin.
+    let ray = Ray::new(
+        Point2::new(0.5, 0.5 + 2f32.powi(-24)),
+        Vector2::new(1.0, 1.0),
+    )
+    .unwrap();
+    let skipped = [500, 501];
+    assert!(grid.walk(&ray, f32::INFINITY).all(|c| c.index != skipped));
+    assert!(
+        grid.walk(&ray, f32::INFINITY)
+            .any(|c| c.index == [501, 501])
+    );
+    let mut volume = vec![1.0f32; n * n];
+    volume[grid.flat_index(skipped)] = f32::INFINITY;
+    // The ray in every lane, and alone.
+    for rays in [vec![ray; 7], vec![ray]] {
+        let mut sums = vec![0.0; rays.len()];
+        grid.project(&volume, &rays, f32::INFINITY, &mut sums)
+            .unwrap();
+        let want = grid.walk(&ray, f32::INFINITY).fold(0.0, |s, c| {
+            s + volume[grid.flat_index(c.index)] * (c.exit - c.enter)
+        });
+        assert!(want.is_finite());
+        assert!(
+            sums.iter().all(|s| s.to_bits() == want.to_bits()),
+            "{sums:?} {want}"
+        );
     }
 }

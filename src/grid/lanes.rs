@@ -1,0 +1,329 @@
+//! Four rays' walks side by side in vector lanes: the kernel of [`Grid::project`].
+//!
+//! Each lane walks one ray as [`Steps::advance`] does, with the same operations on the same
+//! values, so each ray's sum has the bits of the fold over its walk. A step whose nearest
+//! crossing is clear (no other axis's key within the margin that calls for the exact order, and
+//! the key clearly before the grid's exit) runs in the lanes without a branch: the nearest axis
+//! chosen by masks, its plane, key and position in the volume moved by selects. A lane whose step
+//! is not clear takes it in [`Steps::advance`] itself (the exact order, the exit), and its state
+//! is read back into the lanes. A lane whose ray has ended takes the next ray, so that the four
+//! stay busy however the rays' lengths differ. `f32` grids run in `f64` lanes rounded to `f32`
+//! after each operation ([`Four::rounded`]), which gives `f32`'s own results.
+//!
+//! (The scheme is the "persistent lanes" of packet traversal with lane refill: Wald et al.,
+//! "Embree: a kernel framework for efficient CPU ray tracing", ACM TOG 33(4), 2014, §4.)
+
+use super::Grid;
+use super::planes::{Planes, plane_number};
+use super::walk::Steps;
+use crate::batch::dispatch::{Job, Registers, with_vector_registers};
+use crate::batch::lanes::{Four, FourMask};
+use crate::core::exact::Products;
+use crate::ray::Ray;
+use crate::real::Real;
+
+/// `sums[i]` = the line integral of `volume` (laid out by `strides`) along `rays[i]` up to
+/// `reach(i)`: [`Grid::project`]'s loop, four rays at a time.
+pub(super) fn project<T: Real, const D: usize>(
+    grid: &Grid<T, D>,
+    volume: &[T],
+    strides: &[usize; D],
+    rays: &[Ray<T, D>],
+    reach: impl Fn(usize) -> T,
+    sums: &mut [T],
+) {
+    if rays.is_empty() {
+        return;
+    }
+    with_vector_registers(
+        Registers::Avx512,
+        Project {
+            grid,
+            volume,
+            strides,
+            rays,
+            reach,
+            sums,
+        },
+    );
+}
+
+/// [`project`]'s arguments, run in the lanes [`with_vector_registers`] chooses.
+struct Project<'a, T: Real, const D: usize, R> {
+    grid: &'a Grid<T, D>,
+    volume: &'a [T],
+    strides: &'a [usize; D],
+    rays: &'a [Ray<T, D>],
+    reach: R,
+    sums: &'a mut [T],
+}
+
+impl<T: Real, const D: usize, R: Fn(usize) -> T> Job for Project<'_, T, D, R> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<V: Four>(self, _: Products, _: Registers) {
+        Lanes::<T, V, D, R>::new(self).run();
+    }
+}
+
+/// One value per lane, as the lanes' state is held between steps (a vector only inside a step,
+/// so that the code that sets one lane, compiled without the vector registers, reads and
+/// writes plain memory).
+type PerLane = [f64; 4];
+
+/// Four walks: each lane's state as a [`Steps`] (current where the lane last took a step there)
+/// and, for the steps taken in the lanes, one value per lane.
+struct Lanes<'a, T: Real, V, const D: usize, R> {
+    job: Project<'a, T, D, R>,
+    vectors: core::marker::PhantomData<V>,
+    /// The next ray to start.
+    next: usize,
+    /// Bit `l` set where lane `l` walks a ray.
+    active: u32,
+    /// The ray each lane walks, and its walk.
+    ray: [usize; 4],
+    walks: [Steps<T, D>; 4],
+    /// Per lane and axis, the cell's index less the plane's: the same along a walk.
+    below: [[usize; D]; 4],
+    /// How each axis's crossings are computed, and its cell size (the grid's).
+    planes: [Planes; D],
+    size: [f64; D],
+    /// Per axis, the lanes' next planes' numbers, their keys, the keys after them, what a
+    /// crossing adds to the plane (±1) and to the position in the volume (± the stride), and the
+    /// line's `o − min` (as a pair) and `1 / dir`, as [`Steps`] and its axes hold them.
+    plane: [PerLane; D],
+    key: [PerLane; D],
+    ahead: [PerLane; D],
+    step: [PerLane; D],
+    jump: [PerLane; D],
+    from_min: [PerLane; D],
+    from_min_low: [PerLane; D],
+    inv: [PerLane; D],
+    /// The position of the lanes' cells in the volume (0 in an idle lane, whose jumps are 0).
+    at: PerLane,
+    close: PerLane,
+    before_end: PerLane,
+    enter: PerLane,
+    exit_at: PerLane,
+    max_distance: PerLane,
+    length: PerLane,
+    /// The lanes' sums so far.
+    sum: PerLane,
+}
+
+/// The set bits of `bits`, lowest first.
+fn lanes_of(bits: u32) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |l| bits >> l & 1 != 0)
+}
+
+impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D, R> {
+    /// The lanes of `job`, its first rays started.
+    #[inline(always)]
+    fn new(job: Project<'a, T, D, R>) -> Self {
+        let first = Steps::new(job.grid, &job.rays[0], (job.reach)(0));
+        let none = [[0.0; 4]; D];
+        let mut lanes = Lanes {
+            vectors: core::marker::PhantomData,
+            next: 0,
+            active: 0,
+            ray: [0; 4],
+            walks: [first; 4],
+            below: [[0; D]; 4],
+            planes: first.axes.map(|a| a.planes()),
+            size: first.axes.map(|a| a.size()),
+            plane: none,
+            key: none,
+            ahead: none,
+            step: none,
+            jump: none,
+            from_min: none,
+            from_min_low: none,
+            inv: none,
+            at: [0.0; 4],
+            close: [0.0; 4],
+            before_end: [0.0; 4],
+            enter: [0.0; 4],
+            exit_at: [0.0; 4],
+            max_distance: [0.0; 4],
+            length: [0.0; 4],
+            sum: [0.0; 4],
+            job,
+        };
+        for l in 0..4 {
+            lanes.start(l);
+        }
+        lanes
+    }
+
+    /// Walks every ray.
+    #[inline(always)]
+    fn run(mut self) {
+        let no = <V::Mask as FourMask>::splat(false);
+        let load = |lanes: &[PerLane; D]| lanes.map(V::from_array);
+        while self.active != 0 {
+            let key = load(&self.key);
+            // The nearest next crossing by the keys, as `Steps::advance` picks it (the first
+            // axis of the least key), as a mask per axis.
+            let mut least = key[0];
+            let mut nearest = [no; D];
+            nearest[0] = !no;
+            for a in 1..D {
+                let nearer = key[a].lt(least);
+                least = V::select(nearer, key[a], least);
+                for earlier in &mut nearest[..a] {
+                    *earlier = *earlier & !nearer;
+                }
+                nearest[a] = nearer;
+            }
+            // Lanes whose step is not clear take it on their own.
+            let close = V::from_array(self.close);
+            let mut unclear = !least.lt(V::from_array(self.before_end));
+            for a in 0..D {
+                unclear = unclear | (!nearest[a] & (key[a] - least).le(close));
+            }
+            let unclear = unclear.bits() & self.active;
+            if unclear != 0 {
+                for l in lanes_of(unclear) {
+                    self.exact_step(l);
+                }
+                continue;
+            }
+            // The cell's exit, as `Steps::advance` finds it for a clear step.
+            let (enter, exit_at) = (V::from_array(self.enter), V::from_array(self.exit_at));
+            let max_distance = V::from_array(self.max_distance);
+            let at = (least * V::from_array(self.length)).rounded::<T>();
+            let at = V::select(at.lt(enter), enter, V::select(exit_at.lt(at), exit_at, at));
+            let within = at.lt(max_distance);
+            let exit = V::select(within, at, max_distance);
+            // (An idle lane's position is 0: every lane's is within the volume.)
+            let volume = self.job.volume;
+            let values = if volume.len() <= 1 << 31 {
+                V::from_array(self.at)
+                    .whole()
+                    .map(|at| volume[at as usize].to_wide())
+            } else {
+                self.at.map(|at| volume[at as i64 as usize].to_wide())
+            };
+            let length = (exit - enter).rounded::<T>();
+            let term = (V::from_array(values) * length).rounded::<T>();
+            let sum = V::from_array(self.sum);
+            let sum = V::select(enter.lt(exit), (sum + term).rounded::<T>(), sum);
+            self.sum = sum.to_array();
+            self.enter = exit.to_array();
+            // The nearest axis steps: its next plane, key and position, and the key after.
+            let mut at = V::from_array(self.at);
+            for a in 0..D {
+                let moves = nearest[a];
+                let (now, step) = (V::from_array(self.plane[a]), V::from_array(self.step[a]));
+                let plane = now + step;
+                let after = self.planes[a].crossing(
+                    plane + step,
+                    V::splat(self.size[a]),
+                    V::from_array(self.from_min[a]),
+                    V::from_array(self.from_min_low[a]),
+                    V::from_array(self.inv[a]),
+                );
+                let ahead = V::from_array(self.ahead[a]);
+                self.plane[a] = V::select(moves, plane, now).to_array();
+                at = V::select(moves, at + V::from_array(self.jump[a]), at);
+                self.key[a] = V::select(moves, ahead, key[a]).to_array();
+                self.ahead[a] = V::select(moves, after, ahead).to_array();
+            }
+            self.at = at.to_array();
+            let ended = (!within).bits() & self.active;
+            if ended != 0 {
+                for l in lanes_of(ended) {
+                    self.finish(l);
+                }
+            }
+        }
+    }
+
+    /// Lane `l`'s next step taken by [`Steps::advance`], its cell added to its sum.
+    #[inline(never)]
+    fn exact_step(&mut self, l: usize) {
+        let walk = &mut self.walks[l];
+        for a in 0..D {
+            walk.plane[a] = self.plane[a][l] as i64 as usize;
+            walk.index[a] = walk.plane[a].wrapping_add(self.below[l][a]);
+            walk.key[a] = self.key[a][l];
+            walk.ahead[a] = self.ahead[a][l];
+        }
+        walk.enter = T::from_wide(self.enter[l]);
+        if let Some(cell) = walk.advance() {
+            let at: usize = cell
+                .index
+                .iter()
+                .zip(self.job.strides)
+                .map(|(i, s)| i * s)
+                .sum();
+            let sum = T::from_wide(self.sum[l]) + self.job.volume[at] * (cell.exit - cell.enter);
+            self.sum[l] = sum.to_wide();
+        }
+        if self.walks[l].done {
+            self.finish(l);
+        } else {
+            self.load(l);
+        }
+    }
+
+    /// Lane `l`'s ray done: its sum written, and the lane given the next ray.
+    #[inline(never)]
+    fn finish(&mut self, l: usize) {
+        self.job.sums[self.ray[l]] = T::from_wide(self.sum[l]);
+        self.start(l);
+    }
+
+    /// Lane `l` given the next ray that crosses a cell (those that cross none summed to zero),
+    /// or left idle where none is left.
+    #[inline(never)]
+    fn start(&mut self, l: usize) {
+        while self.next < self.job.rays.len() {
+            let i = self.next;
+            self.next += 1;
+            let walk = Steps::new(self.job.grid, &self.job.rays[i], (self.job.reach)(i));
+            if walk.done {
+                self.job.sums[i] = T::zero();
+                continue;
+            }
+            (self.ray[l], self.walks[l]) = (i, walk);
+            self.load(l);
+            self.sum[l] = 0.0;
+            self.active |= 1 << l;
+            return;
+        }
+        // Idle, the lane still steps with the others: its position stays 0.
+        self.active &= !(1 << l);
+        self.at[l] = 0.0;
+        for a in 0..D {
+            self.jump[a][l] = 0.0;
+        }
+    }
+
+    /// Lane `l`'s values set from its [`Steps`].
+    fn load(&mut self, l: usize) {
+        let walk = &self.walks[l];
+        let mut at = 0.0;
+        for a in 0..D {
+            let stride = self.job.strides[a] as f64;
+            let up = walk.step[a] == 1;
+            self.plane[a][l] = plane_number(walk.plane[a]);
+            self.key[a][l] = walk.key[a];
+            self.ahead[a][l] = walk.ahead[a];
+            self.step[a][l] = if up { 1.0 } else { -1.0 };
+            self.jump[a][l] = if up { stride } else { -stride };
+            (self.from_min[a][l], self.from_min_low[a][l]) = walk.axes[a].origin_offset();
+            self.inv[a][l] = walk.axes[a].inv();
+            self.below[l][a] = walk.index[a].wrapping_sub(walk.plane[a]);
+            at += walk.index[a] as f64 * stride;
+        }
+        self.at[l] = at;
+        self.close[l] = walk.close;
+        self.before_end[l] = walk.before_end;
+        self.enter[l] = walk.enter.to_wide();
+        self.exit_at[l] = walk.exit_at.to_wide();
+        self.max_distance[l] = walk.max_distance.to_wide();
+        self.length[l] = walk.length;
+    }
+}
