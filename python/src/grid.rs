@@ -14,8 +14,8 @@ use raysweep::nalgebra::{Point, SVector};
 use raysweep::{Grid, GridCell};
 
 use crate::arrays::{PerRow, Rays, Refused, Width, column, finite, per_row, slice, table};
-use crate::rows::{each, ragged};
-use crate::threads::Run;
+use crate::rows::ragged;
+use crate::threads::{Run, serial};
 
 /// A grid in one of the widths and dimensions Python gets.
 enum AnyGrid {
@@ -29,6 +29,9 @@ kind_names!(AnyGrid);
 
 /// Rays whose cells [`backproject`] gathers before adding them to the volume, in ray order.
 const BLOCK: usize = 4096;
+
+/// Rays a thread projects at a time.
+const CHUNK: usize = 256;
 
 #[pyclass(name = "_Grid", module = "raysweep._raysweep", frozen)]
 pub(crate) struct PyGrid {
@@ -157,11 +160,28 @@ fn project<T: Width, const D: usize>(
     let (rays, reach) = read_rays::<T, D>(&o, &d, &m)?;
     finite(values, "volume", &cells)?;
     let run = Run::new(py, args.threads)?;
-    let sums = each(&run, rays.len(), |row| {
-        let walk = grid.walk(&rays.get(row)?, reach.at(row));
-        Ok(walk.fold(T::zero(), |sum, c| {
-            sum + values[flat(&cells, &c.index)] * (c.exit - c.enter)
-        }))
+    // Chunks of rows through the crate's `project_segments`, which walks four rays at a time.
+    let mut sums = vec![T::zero(); rays.len()];
+    let chunk = |start: usize, out: &mut [T]| -> Result<(), Refused> {
+        let rows = start..start + out.len();
+        let walked = rows
+            .clone()
+            .map(|row| rays.get(row))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ends: Vec<T> = rows.map(|row| reach.at(row)).collect();
+        grid.project_segments(values, &walked, &ends, out)
+            .expect("a volume of the grid's cells, and one end and one sum per ray");
+        Ok(())
+    };
+    run.blocks(rays.len(), |range| {
+        let start = range.start;
+        let part = &mut sums[range.clone()];
+        if serial(&range) {
+            return chunk(start, part);
+        }
+        part.par_chunks_mut(CHUNK)
+            .enumerate()
+            .try_for_each(|(k, out)| chunk(start + k * CHUNK, out))
     })?
     .map_err(|e| rays.first_error(e))?;
     column(py, sums).into_py_any(py)

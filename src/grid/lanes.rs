@@ -1,17 +1,24 @@
-//! Four rays' walks side by side in vector lanes: the kernel of [`Grid::project`].
+//! Four rays' walks side by side in vector lanes: the kernels of [`Grid::project`] and
+//! [`Grid::backproject`].
 //!
 //! Each lane walks one ray as [`Steps::advance`] does, with the same operations on the same
-//! values, so each ray's sum has the bits of the fold over its walk. A step whose nearest
-//! crossing is clear (no other axis's key within the margin that calls for the exact order, and
-//! the key clearly before the grid's exit) runs in the lanes without a branch: the nearest axis
-//! chosen by masks, its plane, key and position in the volume moved by selects. A lane whose step
-//! is not clear takes it in [`Steps::advance`] itself (the exact order, the exit), and its state
-//! is read back into the lanes. A lane whose ray has ended takes the next ray, so that the four
-//! stay busy however the rays' lengths differ. `f32` grids run in `f64` lanes rounded to `f32`
-//! after each operation ([`Four::rounded`]), which gives `f32`'s own results.
+//! values, so each ray's cells and lengths are its walk's bits. A step whose nearest crossing is
+//! clear (no other axis's key within the margin that calls for the exact order, and the key
+//! clearly before the grid's exit) runs in the lanes without a branch: the nearest axis chosen
+//! by masks, its plane, key and position in the volume moved by selects. A lane whose step is not
+//! clear takes it in [`Steps::advance`] itself (the exact order, the exit), and its state is read
+//! back into the lanes. `f32` grids run in `f64` lanes rounded to `f32` after each operation
+//! ([`Four::rounded`]), which gives `f32`'s own results.
 //!
-//! (The scheme is the "persistent lanes" of packet traversal with lane refill: Wald et al.,
-//! "Embree: a kernel framework for efficient CPU ray tracing", ACM TOG 33(4), 2014, §4.)
+//! What is done at each cell is a [`Tally`]. A projection sums in each lane, and a lane whose ray
+//! has ended takes the next ray at once, so that the four stay busy however the rays' lengths
+//! differ (the "persistent lanes" of packet traversal: Wald et al., "Embree: a kernel framework
+//! for efficient CPU ray tracing", ACM TOG 33(4), 2014). A back projection must add to each cell
+//! in ray order, which four rays walking at once do not: it notes each step's four cells and
+//! what they get, and once the four rays are done adds the first ray's, then the second's, and so
+//! on; then the next four rays start.
+
+use alloc::vec::Vec;
 
 use super::Grid;
 use super::planes::{Planes, plane_number};
@@ -32,38 +39,188 @@ pub(super) fn project<T: Real, const D: usize>(
     reach: impl Fn(usize) -> T,
     sums: &mut [T],
 ) {
+    let tally = Sums {
+        volume,
+        sums,
+        sum: [0.0; 4],
+    };
+    run(grid, strides, rays, reach, tally);
+}
+
+/// Adds `values[i]·(exit − enter)` to `volume` (laid out by `strides`) at every cell of
+/// `rays[i]`'s walk up to `reach(i)`, the rays in order: [`Grid::backproject`]'s loop, four rays
+/// at a time.
+pub(super) fn backproject<T: Real, const D: usize>(
+    grid: &Grid<T, D>,
+    values: &[T],
+    strides: &[usize; D],
+    rays: &[Ray<T, D>],
+    reach: impl Fn(usize) -> T,
+    volume: &mut [T],
+) {
+    let tally = Adds {
+        values,
+        volume,
+        value: [0.0; 4],
+        steps: Vec::new(),
+    };
+    run(grid, strides, rays, reach, tally);
+}
+
+/// The walks of `rays` up to `reach`, their cells handed to `tally`, in the lanes
+/// [`with_vector_registers`] chooses.
+fn run<T: Real, const D: usize, K: Tally<T>>(
+    grid: &Grid<T, D>,
+    strides: &[usize; D],
+    rays: &[Ray<T, D>],
+    reach: impl Fn(usize) -> T,
+    tally: K,
+) {
     if rays.is_empty() {
         return;
     }
     with_vector_registers(
         Registers::Avx512,
-        Project {
+        Walks {
             grid,
-            volume,
             strides,
             rays,
             reach,
-            sums,
+            tally,
         },
     );
 }
 
-/// [`project`]'s arguments, run in the lanes [`with_vector_registers`] chooses.
-struct Project<'a, T: Real, const D: usize, R> {
-    grid: &'a Grid<T, D>,
+/// What the lanes do at the cells their rays cross.
+trait Tally<T: Real> {
+    /// Whether a lane whose ray has ended takes the next ray at once; else the four take the
+    /// next four rays together, once all are done ([`Tally::group_done`]).
+    const REFILL: bool;
+
+    /// Lane `l` starts ray `ray`.
+    fn start(&mut self, l: usize, ray: usize);
+
+    /// A clear step's cells: their positions in the volume `at` (an idle lane's is 0) and
+    /// lengths `length` (in `T`); `crossed` is set in the lanes that walk a ray that crosses its
+    /// cell for a positive length.
+    fn cells<V: Four>(&mut self, at: V, length: V, crossed: V::Mask);
+
+    /// Lane `l`'s cell at position `at`, of length `length`, from an exact step.
+    fn cell(&mut self, l: usize, at: usize, length: T);
+
+    /// Lane `l`'s ray `ray` has ended.
+    fn ray_done(&mut self, l: usize, ray: usize);
+
+    /// The four rays of a group have ended (where the lanes are not refilled).
+    fn group_done(&mut self);
+}
+
+/// A projection's tally: each lane's sum.
+struct Sums<'a, T> {
     volume: &'a [T],
+    sums: &'a mut [T],
+    sum: PerLane,
+}
+
+impl<T: Real> Tally<T> for Sums<'_, T> {
+    const REFILL: bool = true;
+
+    #[inline(always)]
+    fn start(&mut self, l: usize, _: usize) {
+        self.sum[l] = 0.0;
+    }
+
+    #[inline(always)]
+    fn cells<V: Four>(&mut self, at: V, length: V, crossed: V::Mask) {
+        // (An idle lane's position is 0: every lane's is within the volume.)
+        let volume = self.volume;
+        let values = if volume.len() <= 1 << 31 {
+            at.whole().map(|at| volume[at as usize].to_wide())
+        } else {
+            at.to_array().map(|at| volume[at as i64 as usize].to_wide())
+        };
+        let term = (V::from_array(values) * length).rounded::<T>();
+        let sum = V::from_array(self.sum);
+        self.sum = V::select(crossed, (sum + term).rounded::<T>(), sum).to_array();
+    }
+
+    #[inline(always)]
+    fn cell(&mut self, l: usize, at: usize, length: T) {
+        self.sum[l] = (T::from_wide(self.sum[l]) + self.volume[at] * length).to_wide();
+    }
+
+    #[inline(always)]
+    fn ray_done(&mut self, l: usize, ray: usize) {
+        self.sums[ray] = T::from_wide(self.sum[l]);
+    }
+
+    #[inline(always)]
+    fn group_done(&mut self) {}
+}
+
+/// A back projection's tally: each lane's value, and the cells of every step of the group so far
+/// with what each gets (the positions, the additions, and the lanes that add).
+struct Adds<'a, T> {
+    values: &'a [T],
+    volume: &'a mut [T],
+    value: PerLane,
+    steps: Vec<(PerLane, PerLane, u32)>,
+}
+
+impl<T: Real> Tally<T> for Adds<'_, T> {
+    const REFILL: bool = false;
+
+    #[inline(always)]
+    fn start(&mut self, l: usize, ray: usize) {
+        self.value[l] = self.values[ray].to_wide();
+    }
+
+    #[inline(always)]
+    fn cells<V: Four>(&mut self, at: V, length: V, crossed: V::Mask) {
+        let add = (V::from_array(self.value) * length).rounded::<T>();
+        self.steps
+            .push((at.to_array(), add.to_array(), crossed.bits()));
+    }
+
+    #[inline(always)]
+    fn cell(&mut self, l: usize, at: usize, length: T) {
+        let mut step = ([0.0; 4], [0.0; 4], 1 << l);
+        step.0[l] = at as f64;
+        step.1[l] = (T::from_wide(self.value[l]) * length).to_wide();
+        self.steps.push(step);
+    }
+
+    #[inline(always)]
+    fn ray_done(&mut self, _: usize, _: usize) {}
+
+    /// Each lane's additions, the lanes in ray order, each in walk order.
+    fn group_done(&mut self) {
+        for l in 0..4 {
+            for (at, add, lanes) in &self.steps {
+                if lanes >> l & 1 != 0 {
+                    self.volume[at[l] as usize] += T::from_wide(add[l]);
+                }
+            }
+        }
+        self.steps.clear();
+    }
+}
+
+/// The walks' arguments, run in the lanes [`with_vector_registers`] chooses.
+struct Walks<'a, T: Real, const D: usize, R, K> {
+    grid: &'a Grid<T, D>,
     strides: &'a [usize; D],
     rays: &'a [Ray<T, D>],
     reach: R,
-    sums: &'a mut [T],
+    tally: K,
 }
 
-impl<T: Real, const D: usize, R: Fn(usize) -> T> Job for Project<'_, T, D, R> {
+impl<T: Real, const D: usize, R: Fn(usize) -> T, K: Tally<T>> Job for Walks<'_, T, D, R, K> {
     type Output = ();
 
     #[inline(always)]
     fn run<V: Four>(self, _: Products, _: Registers) {
-        Lanes::<T, V, D, R>::new(self).run();
+        Lanes::<T, V, D, R, K>::new(self).run();
     }
 }
 
@@ -74,8 +231,8 @@ type PerLane = [f64; 4];
 
 /// Four walks: each lane's state as a [`Steps`] (current where the lane last took a step there)
 /// and, for the steps taken in the lanes, one value per lane.
-struct Lanes<'a, T: Real, V, const D: usize, R> {
-    job: Project<'a, T, D, R>,
+struct Lanes<'a, T: Real, V, const D: usize, R, K> {
+    job: Walks<'a, T, D, R, K>,
     vectors: core::marker::PhantomData<V>,
     /// The next ray to start.
     next: usize,
@@ -100,7 +257,7 @@ struct Lanes<'a, T: Real, V, const D: usize, R> {
     from_min: [PerLane; D],
     from_min_low: [PerLane; D],
     inv: [PerLane; D],
-    /// The position of the lanes' cells in the volume (0 in an idle lane, whose jumps are 0).
+    /// The position of the lanes' cells in the volume ([`Lanes::idle`]: 0 in an idle lane).
     at: PerLane,
     close: PerLane,
     before_end: PerLane,
@@ -108,8 +265,6 @@ struct Lanes<'a, T: Real, V, const D: usize, R> {
     exit_at: PerLane,
     max_distance: PerLane,
     length: PerLane,
-    /// The lanes' sums so far.
-    sum: PerLane,
 }
 
 /// The set bits of `bits`, lowest first.
@@ -117,10 +272,12 @@ fn lanes_of(bits: u32) -> impl Iterator<Item = usize> {
     (0..4).filter(move |l| bits >> l & 1 != 0)
 }
 
-impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D, R> {
+impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
+    Lanes<'a, T, V, D, R, K>
+{
     /// The lanes of `job`, its first rays started.
     #[inline(always)]
-    fn new(job: Project<'a, T, D, R>) -> Self {
+    fn new(job: Walks<'a, T, D, R, K>) -> Self {
         let first = Steps::new(job.grid, &job.rays[0], (job.reach)(0));
         let none = [[0.0; 4]; D];
         let mut lanes = Lanes {
@@ -147,12 +304,9 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D,
             exit_at: [0.0; 4],
             max_distance: [0.0; 4],
             length: [0.0; 4],
-            sum: [0.0; 4],
             job,
         };
-        for l in 0..4 {
-            lanes.start(l);
-        }
+        lanes.start_group();
         lanes
     }
 
@@ -196,20 +350,10 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D,
             let at = V::select(at.lt(enter), enter, V::select(exit_at.lt(at), exit_at, at));
             let within = at.lt(max_distance);
             let exit = V::select(within, at, max_distance);
-            // (An idle lane's position is 0: every lane's is within the volume.)
-            let volume = self.job.volume;
-            let values = if volume.len() <= 1 << 31 {
-                V::from_array(self.at)
-                    .whole()
-                    .map(|at| volume[at as usize].to_wide())
-            } else {
-                self.at.map(|at| volume[at as i64 as usize].to_wide())
-            };
             let length = (exit - enter).rounded::<T>();
-            let term = (V::from_array(values) * length).rounded::<T>();
-            let sum = V::from_array(self.sum);
-            let sum = V::select(enter.lt(exit), (sum + term).rounded::<T>(), sum);
-            self.sum = sum.to_array();
+            self.job
+                .tally
+                .cells(V::from_array(self.at), length, enter.lt(exit));
             self.enter = exit.to_array();
             // The nearest axis steps: its next plane, key and position, and the key after.
             let mut at = V::from_array(self.at);
@@ -240,7 +384,7 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D,
         }
     }
 
-    /// Lane `l`'s next step taken by [`Steps::advance`], its cell added to its sum.
+    /// Lane `l`'s next step taken by [`Steps::advance`], its cell handed to the tally.
     #[inline(never)]
     fn exact_step(&mut self, l: usize) {
         let walk = &mut self.walks[l];
@@ -252,14 +396,8 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D,
         }
         walk.enter = T::from_wide(self.enter[l]);
         if let Some(cell) = walk.advance() {
-            let at: usize = cell
-                .index
-                .iter()
-                .zip(self.job.strides)
-                .map(|(i, s)| i * s)
-                .sum();
-            let sum = T::from_wide(self.sum[l]) + self.job.volume[at] * (cell.exit - cell.enter);
-            self.sum[l] = sum.to_wide();
+            let at = cell.index.iter().zip(self.job.strides).map(|(i, s)| i * s);
+            self.job.tally.cell(l, at.sum(), cell.exit - cell.enter);
         }
         if self.walks[l].done {
             self.finish(l);
@@ -268,34 +406,56 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T> Lanes<'a, T, V, D,
         }
     }
 
-    /// Lane `l`'s ray done: its sum written, and the lane given the next ray.
+    /// Lane `l`'s ray done: handed to the tally, and the lane given the next ray, or (where the
+    /// tally takes rays four at a time) idle until the four are done.
     #[inline(never)]
     fn finish(&mut self, l: usize) {
-        self.job.sums[self.ray[l]] = T::from_wide(self.sum[l]);
-        self.start(l);
+        self.job.tally.ray_done(l, self.ray[l]);
+        if K::REFILL {
+            self.start(l);
+            return;
+        }
+        self.idle(l);
+        if self.active == 0 {
+            self.job.tally.group_done();
+            self.start_group();
+        }
     }
 
-    /// Lane `l` given the next ray that crosses a cell (those that cross none summed to zero),
-    /// or left idle where none is left.
+    /// Each lane given the next ray.
+    fn start_group(&mut self) {
+        for l in 0..4 {
+            self.start(l);
+        }
+    }
+
+    /// Lane `l` given the next ray that crosses a cell (those that cross none handed to the
+    /// tally as done at once), or left idle where none is left.
     #[inline(never)]
     fn start(&mut self, l: usize) {
         while self.next < self.job.rays.len() {
             let i = self.next;
             self.next += 1;
             let walk = Steps::new(self.job.grid, &self.job.rays[i], (self.job.reach)(i));
+            self.job.tally.start(l, i);
             if walk.done {
-                self.job.sums[i] = T::zero();
+                self.job.tally.ray_done(l, i);
                 continue;
             }
             (self.ray[l], self.walks[l]) = (i, walk);
             self.load(l);
-            self.sum[l] = 0.0;
             self.active |= 1 << l;
             return;
         }
-        // Idle, the lane still steps with the others: its position stays 0.
+        self.idle(l);
+    }
+
+    /// Lane `l` idle: it still steps with the others, but its position stays 0 (its jumps are
+    /// 0) and it crosses its cells for no length (it enters them at +∞).
+    fn idle(&mut self, l: usize) {
         self.active &= !(1 << l);
         self.at[l] = 0.0;
+        self.enter[l] = f64::INFINITY;
         for a in 0..D {
             self.jump[a][l] = 0.0;
         }

@@ -71,6 +71,44 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(())
     }
 
+    /// [`Grid::project`] with a largest distance for each ray: `sums[i]` is the line integral
+    /// along `rays[i]`'s walk up to `max_distances[i]`, those bits. For rays that end at a
+    /// detector or a source of their own (a cone beam's segments, a track's flights in transport).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Length`], with nothing written, if `volume` does not hold one value per cell, or
+    /// `max_distances` or `sums` one per ray.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Grid, Ray};
+    ///
+    /// let grid = Grid::new(Point2::origin(), Vector2::repeat(1.0), [3, 2])?;
+    /// let volume: Vec<f64> = (0..6).map(f64::from).collect();
+    /// let ray = Ray::new(Point2::new(-1.0, 0.5), Vector2::x())?;
+    /// let mut sums = [0.0; 2];
+    /// // The first ray ends halfway through the second cell.
+    /// grid.project_segments(&volume, &[ray, ray], &[2.5, f64::INFINITY], &mut sums)?;
+    /// assert_eq!(sums, [0.0 + 2.0 * 0.5, 0.0 + 2.0 + 4.0]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn project_segments(
+        &self,
+        volume: &[T],
+        rays: &[Ray<T, D>],
+        max_distances: &[T],
+        sums: &mut [T],
+    ) -> Result<(), Error> {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("max_distances", max_distances.len(), rays.len())?;
+        same_length("sums", sums.len(), rays.len())?;
+        super::lanes::project(self, volume, &strides, rays, |i| max_distances[i], sums);
+        Ok(())
+    }
+
     /// Adds `values[i]·(exit − enter)` to `volume[flat_index(cell)]` for every cell of
     /// `rays[i]`'s walk up to `max_distance`, for every ray in order: the adjoint of
     /// [`Grid::project`] (for any volume `x` and values `y`, `⟨project(x), y⟩ = ⟨x,
@@ -104,10 +142,43 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ) -> Result<(), Error> {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
-        for (ray, &value) in rays.iter().zip(values) {
-            self.contributions(&strides, ray, value, max_distance)
-                .for_each(|(cell, add)| volume[cell] += add);
-        }
+        super::lanes::backproject(self, values, &strides, rays, |_| max_distance, volume);
+        Ok(())
+    }
+
+    /// [`Grid::backproject`] with a largest distance for each ray: `rays[i]`'s walk up to
+    /// `max_distances[i]`, those bits. The adjoint of [`Grid::project_segments`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Length`], with nothing written, if `volume` does not hold one value per cell, or
+    /// `values` or `max_distances` one per ray.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Grid, Ray};
+    ///
+    /// let grid = Grid::new(Point2::origin(), Vector2::repeat(1.0), [3, 2])?;
+    /// let ray = Ray::new(Point2::new(-1.0, 0.5), Vector2::x())?;
+    /// let mut volume = vec![0.0; 6];
+    /// grid.backproject_segments(&[2.0, 1.0], &[ray, ray], &[2.5, 1.5], &mut volume)?;
+    /// assert_eq!(volume, [2.0 + 0.5, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn backproject_segments(
+        &self,
+        values: &[T],
+        rays: &[Ray<T, D>],
+        max_distances: &[T],
+        volume: &mut [T],
+    ) -> Result<(), Error> {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("values", values.len(), rays.len())?;
+        same_length("max_distances", max_distances.len(), rays.len())?;
+        let reach = |i| max_distances[i];
+        super::lanes::backproject(self, values, &strides, rays, reach, volume);
         Ok(())
     }
 

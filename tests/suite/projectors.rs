@@ -48,6 +48,11 @@ fn case<T: Width, const D: usize>(rng: &mut StdRng) -> (Grid<T, D>, Vec<Ray<T, D
             .ok()
         })
         .collect();
+    (grid, rays, reach(rng))
+}
+
+/// A largest distance of one of the kinds a caller may pass.
+fn reach<T: Width>(rng: &mut StdRng) -> T {
     let max = [
         f64::INFINITY,
         rng.random_range(0.0..10.0),
@@ -55,7 +60,7 @@ fn case<T: Width, const D: usize>(rng: &mut StdRng) -> (Grid<T, D>, Vec<Ray<T, D
         f64::NAN,
         -1.0,
     ][rng.random_range(0..5)];
-    (grid, rays, T::from_wide(max))
+    T::from_wide(max)
 }
 
 fn flat<T: Width, const D: usize>(grid: &Grid<T, D>) -> usize {
@@ -118,6 +123,32 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
         let mut sums = vec![T::from_wide(7.0); rays.len()];
         grid.project(&volume, &rays, max, &mut sums).unwrap();
         assert_eq!(bits(&sums), bits(&want_sums), "project {what}");
+        // Each ray its own largest distance.
+        let reaches: Vec<T> = rays.iter().map(|_| reach(rng)).collect();
+        let want: Vec<T> = rays
+            .iter()
+            .zip(&reaches)
+            .map(|(ray, &max)| {
+                let mut sum = T::from_wide(0.0);
+                for c in grid.walk(ray, max) {
+                    sum += volume[grid.flat_index(c.index)] * (c.exit - c.enter);
+                }
+                sum
+            })
+            .collect();
+        grid.project_segments(&volume, &rays, &reaches, &mut sums)
+            .unwrap();
+        assert_eq!(bits(&sums), bits(&want), "project_segments {what}");
+        let mut want = volume.clone();
+        for ((ray, &v), &max) in rays.iter().zip(&values).zip(&reaches) {
+            for c in grid.walk(ray, max) {
+                want[grid.flat_index(c.index)] += v * (c.exit - c.enter);
+            }
+        }
+        let mut back = volume.clone();
+        grid.backproject_segments(&values, &rays, &reaches, &mut back)
+            .unwrap();
+        assert_eq!(bits(&back), bits(&want), "backproject_segments {what}");
         let mut back = start.clone();
         grid.backproject(&values, &rays, max, &mut back).unwrap();
         assert_eq!(bits(&back), bits(&want_volume), "backproject {what}");
@@ -176,7 +207,24 @@ fn wrong_lengths_are_refused_and_nothing_is_written() {
             rays.len()
         )
     );
+    assert_eq!(
+        grid.project_segments(&volume, &rays, &[1.0], &mut sums),
+        Err(Error::Length {
+            what: "max_distances",
+            len: 1,
+            expected: rays.len()
+        })
+    );
     assert!(sums.iter().all(|&s| s == 9.0));
+    let mut back = vec![2.0; cells];
+    assert!(matches!(
+        grid.backproject_segments(&sums, &rays, &[1.0], &mut back),
+        Err(Error::Length {
+            what: "max_distances",
+            ..
+        })
+    ));
+    assert!(back.iter().all(|&v| v == 2.0));
     let mut back = vec![2.0; cells];
     let values = vec![1.0; rays.len() + 1];
     assert!(matches!(
@@ -217,8 +265,8 @@ fn backproject_is_the_adjoint_of_project() {
 }
 
 /// A line past a grid's corners a rounding apart crosses a cell between them for a length that
-/// rounds to zero in `f32`: the walk leaves that cell out, and so does the projection, even where
-/// the cell holds an infinity (`∞·0` would make the sum NaN).
+/// rounds to zero in `f32`: the walk leaves that cell out, and so do the projection, even where
+/// the cell holds an infinity (`∞·0` would make the sum NaN), and the back projection.
 #[test]
 fn a_cell_crossed_for_no_length_adds_nothing() {
     use raysweep::nalgebra::{Point2, Vector2};
@@ -252,5 +300,24 @@ fn a_cell_crossed_for_no_length_adds_nothing() {
             sums.iter().all(|s| s.to_bits() == want.to_bits()),
             "{sums:?} {want}"
         );
+        // A back projection adds nothing there either: not even +0 to a −0.
+        let mut back = vec![0.0f32; n * n];
+        back[grid.flat_index(skipped)] = -0.0;
+        let values = vec![1.0; rays.len()];
+        grid.backproject(&values, &rays, f32::INFINITY, &mut back)
+            .unwrap();
+        assert_eq!(
+            back[grid.flat_index(skipped)].to_bits(),
+            (-0.0f32).to_bits()
+        );
+        let through = grid
+            .walk(&ray, f32::INFINITY)
+            .find(|c| c.index == [501, 501]);
+        let length = through.map(|c| c.exit - c.enter).unwrap();
+        let mut want = 0.0;
+        for _ in &rays {
+            want += length;
+        }
+        assert_eq!(back[grid.flat_index([501, 501])], want);
     }
 }
