@@ -27,9 +27,6 @@ enum AnyGrid {
 
 kind_names!(AnyGrid);
 
-/// Rays whose cells [`backproject`] gathers before adding them to the volume, in ray order.
-const BLOCK: usize = 4096;
-
 /// Rays a thread projects at a time.
 const CHUNK: usize = 256;
 
@@ -188,9 +185,8 @@ fn project<T: Width, const D: usize>(
 }
 
 /// The adjoint of [`project`]: a volume to which each ray adds `values[i]·(exit − enter)` in
-/// every cell it crosses. On one thread each walk adds as it goes; on more, the walks run in
-/// parallel [`BLOCK`] rays at a time, and their contributions are added in ray order, so every
-/// thread count gives the same bits.
+/// every cell it crosses, the crate's `Grid::backproject_segments_par`: the same bits on every
+/// thread count.
 fn backproject<T: Width, const D: usize>(
     grid: &Grid<T, D>,
     values: &Bound<'_, PyAny>,
@@ -218,32 +214,15 @@ fn backproject<T: Width, const D: usize>(
     let run = Run::new(py, args.threads)?;
     let mut volume = vec![T::zero(); total];
     run.blocks(rays.len(), |range| {
-        if rayon::current_num_threads() == 1 {
-            // One thread: each walk adds as it goes, as the crate's `Grid::backproject` does.
-            for row in range {
-                let add = values[row];
-                grid.walk(&rays.get(row)?, reach.at(row))
-                    .for_each(|c| volume[flat(&cells, &c.index)] += add * (c.exit - c.enter));
-            }
-            return Ok(());
-        }
-        for start in range.clone().step_by(BLOCK) {
-            let block = start..range.end.min(start + BLOCK);
-            let crossed: Vec<Vec<(usize, T)>> = block
-                .into_par_iter()
-                .map(|row| {
-                    // Through `for_each`, which walks without the walk's buffer of cells.
-                    let mut adds = Vec::new();
-                    grid.walk(&rays.get(row)?, reach.at(row)).for_each(|c| {
-                        adds.push((flat(&cells, &c.index), values[row] * (c.exit - c.enter)))
-                    });
-                    Ok(adds)
-                })
-                .collect::<Result<_, Refused>>()?;
-            for (cell, add) in crossed.into_iter().flatten() {
-                volume[cell] += add;
-            }
-        }
+        // The crate's `Grid::backproject_segments_par` (on one thread its back projection, four
+        // rays at a time), a block of rows at a time.
+        let walked = range
+            .clone()
+            .map(|row| rays.get(row))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ends: Vec<T> = range.clone().map(|row| reach.at(row)).collect();
+        grid.backproject_segments_par(&values[range], &walked, &ends, &mut volume)
+            .expect("a volume of the grid's cells, and one value and one end per ray");
         Ok(())
     })?
     .map_err(|e| rays.first_error(e))?;

@@ -58,13 +58,21 @@ pub(super) fn backproject<T: Real, const D: usize>(
     reach: impl Fn(usize) -> T,
     volume: &mut [T],
 ) {
-    let tally = Adds {
-        values,
-        volume,
-        value: [0.0; 4],
-        steps: Vec::new(),
-    };
-    run(grid, strides, rays, reach, tally);
+    run(grid, strides, rays, reach, Adds::new(values, volume));
+}
+
+/// [`backproject`]'s additions, in ray order, put in `lists` rather than added to a volume:
+/// the first half of [`Grid::backproject_par`].
+#[cfg(feature = "rayon")]
+pub(super) fn contributions<T: Real, const D: usize>(
+    grid: &Grid<T, D>,
+    values: &[T],
+    strides: &[usize; D],
+    rays: &[Ray<T, D>],
+    reach: impl Fn(usize) -> T,
+    lists: Lists<'_, T>,
+) {
+    run(grid, strides, rays, reach, Adds::new(values, lists));
 }
 
 /// The walks of `rays` up to `reach`, their cells handed to `tally`, in the lanes
@@ -100,6 +108,9 @@ trait Tally<T: Real> {
     /// Lane `l` starts ray `ray`.
     fn start(&mut self, l: usize, ray: usize);
 
+    /// Ray `ray` crosses no cell.
+    fn skipped(&mut self, ray: usize);
+
     /// A clear step's cells: their positions in the volume `at` (an idle lane's is 0) and
     /// lengths `length` (in `T`); `crossed` is set in the lanes that walk a ray that crosses its
     /// cell for a positive length.
@@ -131,6 +142,11 @@ impl<T: Real> Tally<T> for Sums<'_, T> {
     }
 
     #[inline(always)]
+    fn skipped(&mut self, ray: usize) {
+        self.sums[ray] = T::zero();
+    }
+
+    #[inline(always)]
     fn cells<V: Four>(&mut self, at: V, length: V, crossed: V::Mask) {
         // (An idle lane's position is 0: every lane's is within the volume.)
         let volume = self.volume;
@@ -158,22 +174,107 @@ impl<T: Real> Tally<T> for Sums<'_, T> {
     fn group_done(&mut self) {}
 }
 
-/// A back projection's tally: each lane's value, and the cells of every step of the group so far
-/// with what each gets (the positions, the additions, and the lanes that add).
-struct Adds<'a, T> {
+/// A back projection's tally: each lane's value and ray, and the cells of every step of the
+/// group so far with what each gets (the positions, the additions, and the lanes that add),
+/// handed to `sink` a ray at a time once the group is done.
+struct Adds<'a, T, S> {
     values: &'a [T],
-    volume: &'a mut [T],
+    sink: S,
     value: PerLane,
+    ray: [usize; 4],
+    /// Bit `l` set where lane `l` walks a ray of the group.
+    group: u32,
     steps: Vec<(PerLane, PerLane, u32)>,
 }
 
-impl<T: Real> Tally<T> for Adds<'_, T> {
+impl<'a, T, S> Adds<'a, T, S> {
+    fn new(values: &'a [T], sink: S) -> Self {
+        Adds {
+            values,
+            sink,
+            value: [0.0; 4],
+            ray: [0; 4],
+            group: 0,
+            steps: Vec::new(),
+        }
+    }
+}
+
+/// Where a back projection's additions go, a ray at a time in ray order.
+trait Sink<T> {
+    /// `add` to the cell at position `at`.
+    fn add(&mut self, at: usize, add: T);
+
+    /// Ray `ray`'s additions are all in.
+    fn ray_end(&mut self, ray: usize);
+}
+
+/// The volume itself.
+impl<T: Real> Sink<T> for &mut [T] {
+    #[inline(always)]
+    fn add(&mut self, at: usize, add: T) {
+        self[at] += add;
+    }
+
+    #[inline(always)]
+    fn ray_end(&mut self, _: usize) {}
+}
+
+/// Lists of each ray's additions in ray order, and the span of each ray's among them (a ray
+/// that crosses no cell has an empty one).
+#[cfg(feature = "rayon")]
+pub(super) struct Lists<'a, T> {
+    adds: &'a mut Vec<(usize, T)>,
+    spans: &'a mut Vec<(usize, usize)>,
+    /// Where the next ray's additions start.
+    from: usize,
+}
+
+#[cfg(feature = "rayon")]
+impl<'a, T> Lists<'a, T> {
+    /// The lists of `rays` rays, in `adds` and `spans` (emptied first).
+    pub(super) fn new(
+        adds: &'a mut Vec<(usize, T)>,
+        spans: &'a mut Vec<(usize, usize)>,
+        rays: usize,
+    ) -> Self {
+        adds.clear();
+        spans.clear();
+        spans.resize(rays, (0, 0));
+        Lists {
+            adds,
+            spans,
+            from: 0,
+        }
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl<T> Sink<T> for Lists<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, at: usize, add: T) {
+        self.adds.push((at, add));
+    }
+
+    #[inline(always)]
+    fn ray_end(&mut self, ray: usize) {
+        self.spans[ray] = (self.from, self.adds.len());
+        self.from = self.adds.len();
+    }
+}
+
+impl<T: Real, S: Sink<T>> Tally<T> for Adds<'_, T, S> {
     const REFILL: bool = false;
 
     #[inline(always)]
     fn start(&mut self, l: usize, ray: usize) {
         self.value[l] = self.values[ray].to_wide();
+        self.ray[l] = ray;
+        self.group |= 1 << l;
     }
+
+    #[inline(always)]
+    fn skipped(&mut self, _: usize) {}
 
     #[inline(always)]
     fn cells<V: Four>(&mut self, at: V, length: V, crossed: V::Mask) {
@@ -196,13 +297,18 @@ impl<T: Real> Tally<T> for Adds<'_, T> {
     /// Each lane's additions, the lanes in ray order, each in walk order.
     fn group_done(&mut self) {
         for l in 0..4 {
+            if self.group >> l & 1 == 0 {
+                continue;
+            }
             for (at, add, lanes) in &self.steps {
                 if lanes >> l & 1 != 0 {
-                    self.volume[at[l] as usize] += T::from_wide(add[l]);
+                    self.sink.add(at[l] as usize, T::from_wide(add[l]));
                 }
             }
+            self.sink.ray_end(self.ray[l]);
         }
         self.steps.clear();
+        self.group = 0;
     }
 }
 
@@ -437,13 +543,13 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
             let i = self.next;
             self.next += 1;
             let walk = Steps::new(self.job.grid, &self.job.rays[i], (self.job.reach)(i));
-            self.job.tally.start(l, i);
             if walk.done {
-                self.job.tally.ray_done(l, i);
+                self.job.tally.skipped(i);
                 continue;
             }
             (self.ray[l], self.walks[l]) = (i, walk);
             self.load(l);
+            self.job.tally.start(l, i);
             self.active |= 1 << l;
             return;
         }

@@ -14,6 +14,8 @@
 //! A volume is one value per cell in [`Grid::flat_index`] order (C order, the last axis fastest).
 
 use super::Grid;
+#[cfg(feature = "rayon")]
+use super::lanes::Lists;
 use crate::error::Error;
 use crate::ray::Ray;
 use crate::real::Real;
@@ -28,9 +30,9 @@ const BLOCK: usize = 4096;
 const CHUNK: usize = 64;
 
 /// A chunk of rays' contributions to a back projection, in ray order (each a cell's position and
-/// what the ray adds there), and the end of each ray's among them.
+/// what the ray adds there), and the span of each ray's among them.
 #[cfg(feature = "rayon")]
-type Chunk<T> = (alloc::vec::Vec<(usize, T)>, alloc::vec::Vec<usize>);
+type Chunk<T> = (alloc::vec::Vec<(usize, T)>, alloc::vec::Vec<(usize, usize)>);
 
 impl<T: Real, const D: usize> Grid<T, D> {
     /// `sums[i]` = the line integral of `volume` along `rays[i]`'s walk up to `max_distance`: the
@@ -211,6 +213,37 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(())
     }
 
+    /// [`Grid::project_segments`] with the rays spread over rayon's thread pool: the same bits.
+    /// Available with the crate feature `rayon`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Grid::project_segments`].
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn project_segments_par(
+        &self,
+        volume: &[T],
+        rays: &[Ray<T, D>],
+        max_distances: &[T],
+        sums: &mut [T],
+    ) -> Result<(), Error>
+    where
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("max_distances", max_distances.len(), rays.len())?;
+        same_length("sums", sums.len(), rays.len())?;
+        rays.par_chunks(CHUNK)
+            .zip(max_distances.par_chunks(CHUNK))
+            .zip(sums.par_chunks_mut(CHUNK))
+            .for_each(|((rays, ends), sums)| {
+                super::lanes::project(self, volume, &strides, rays, |i| ends[i], sums);
+            });
+        Ok(())
+    }
+
     /// [`Grid::backproject`] on rayon's thread pool, a block of rays at a time: their walks in
     /// parallel, then their contributions added in parallel by slabs of the volume (along the
     /// first axis, one slab per thread), each slab's in ray order: the same bits on any thread
@@ -232,33 +265,73 @@ impl<T: Real, const D: usize> Grid<T, D> {
     where
         T: Send + Sync,
     {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("values", values.len(), rays.len())?;
+        self.backproject_blocks(values, &strides, rays, |_| max_distance, volume);
+        Ok(())
+    }
+
+    /// [`Grid::backproject_segments`] on rayon's thread pool, as [`Grid::backproject_par`] runs:
+    /// the same bits on any thread count. Available with the crate feature `rayon`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Grid::backproject_segments`].
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn backproject_segments_par(
+        &self,
+        values: &[T],
+        rays: &[Ray<T, D>],
+        max_distances: &[T],
+        volume: &mut [T],
+    ) -> Result<(), Error>
+    where
+        T: Send + Sync,
+    {
+        let strides = self.volume_strides("volume", volume.len())?;
+        same_length("values", values.len(), rays.len())?;
+        same_length("max_distances", max_distances.len(), rays.len())?;
+        self.backproject_blocks(values, &strides, rays, |i| max_distances[i], volume);
+        Ok(())
+    }
+
+    /// The back projection of [`Grid::backproject_par`], each ray `i` up to `reach(i)`.
+    #[cfg(feature = "rayon")]
+    fn backproject_blocks(
+        &self,
+        values: &[T],
+        strides: &[usize; D],
+        rays: &[Ray<T, D>],
+        reach: impl Fn(usize) -> T + Sync,
+        volume: &mut [T],
+    ) where
+        T: Send + Sync,
+    {
         use alloc::vec::Vec;
         use rayon::prelude::*;
         if rayon::current_num_threads() == 1 {
-            return self.backproject(values, rays, max_distance, volume);
+            super::lanes::backproject(self, values, strides, rays, reach, volume);
+            return;
         }
-        let strides = self.volume_strides("volume", volume.len())?;
-        same_length("values", values.len(), rays.len())?;
         // A slab is a run of whole layers of the first axis: a walk's first index only rises or
         // only falls, so the cells a ray adds to in one slab are one run of its contributions.
         let layer = strides.first().copied().unwrap_or(1);
         let layers = self.cells.first().copied().unwrap_or(1);
         let slab = layers.div_ceil(rayon::current_num_threads().clamp(1, layers)) * layer;
-        // Each chunk of a block's rays: their contributions in ray order, and where each ray's
-        // end; kept from block to block, so that their memory is reused.
+        // Each chunk of a block's rays: their contributions in ray order, and the span of each
+        // ray's; kept from block to block, so that their memory is reused.
         let mut chunks: Vec<Chunk<T>> = (0..BLOCK / CHUNK).map(|_| Default::default()).collect();
-        for (rays, values) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)) {
+        for (block, (rays, values)) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)).enumerate() {
             let used = &mut chunks[..rays.len().div_ceil(CHUNK)];
             used.par_iter_mut()
                 .zip(rays.par_chunks(CHUNK).zip(values.par_chunks(CHUNK)))
-                .for_each(|((adds, ends), (rays, values))| {
-                    adds.clear();
-                    ends.clear();
-                    for (ray, &value) in rays.iter().zip(values) {
-                        self.contributions(&strides, ray, value, max_distance)
-                            .for_each(|add| adds.push(add));
-                        ends.push(adds.len());
-                    }
+                .enumerate()
+                .for_each(|(chunk, ((adds, spans), (rays, values)))| {
+                    let lists = Lists::new(adds, spans, rays.len());
+                    let first = block * BLOCK + chunk * CHUNK;
+                    let reach = |i| reach(first + i);
+                    super::lanes::contributions(self, values, strides, rays, reach, lists);
                 });
             let used = &*used;
             volume
@@ -266,32 +339,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 .enumerate()
                 .for_each(|(k, part)| {
                     let (start, end) = (k * slab, k * slab + part.len());
-                    for (adds, ends) in used {
-                        let mut from = 0;
-                        for &to in ends {
+                    for (adds, spans) in used {
+                        for &(from, to) in spans {
                             for &(cell, add) in in_slab(&adds[from..to], start, end, layer) {
                                 part[cell - start] += add;
                             }
-                            from = to;
                         }
                     }
                 });
         }
-        Ok(())
-    }
-
-    /// What `ray`'s walk up to `max_distance` adds to a volume laid out by `strides` in a back
-    /// projection of `value`: each cell's position and `value·(exit − enter)`, in walk order.
-    #[inline]
-    fn contributions<'a>(
-        &'a self,
-        strides: &'a [usize; D],
-        ray: &Ray<T, D>,
-        value: T,
-        max_distance: T,
-    ) -> impl Iterator<Item = (usize, T)> + 'a {
-        self.walk(ray, max_distance)
-            .map(move |c| (flat(strides, &c.index), value * (c.exit - c.enter)))
     }
 
     /// The strides of a volume of every cell in C order, after checking that `len` (the length
@@ -311,13 +367,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
         Ok(strides)
     }
-}
-
-/// The position of `index` in a volume laid out by `strides` (every index below its count, so
-/// within the volume's length).
-#[inline]
-fn flat<const D: usize>(strides: &[usize; D], index: &[usize; D]) -> usize {
-    index.iter().zip(strides).map(|(i, s)| i * s).sum()
 }
 
 /// The run of a walk's contributions `adds` to the cells from `start` to `end` (both whole

@@ -125,7 +125,7 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
         assert_eq!(bits(&sums), bits(&want_sums), "project {what}");
         // Each ray its own largest distance.
         let reaches: Vec<T> = rays.iter().map(|_| reach(rng)).collect();
-        let want: Vec<T> = rays
+        let want_ends: Vec<T> = rays
             .iter()
             .zip(&reaches)
             .map(|(ray, &max)| {
@@ -138,7 +138,7 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
             .collect();
         grid.project_segments(&volume, &rays, &reaches, &mut sums)
             .unwrap();
-        assert_eq!(bits(&sums), bits(&want), "project_segments {what}");
+        assert_eq!(bits(&sums), bits(&want_ends), "project_segments {what}");
         let mut want = volume.clone();
         for ((ray, &v), &max) in rays.iter().zip(&values).zip(&reaches) {
             for c in grid.walk(ray, max) {
@@ -149,6 +149,19 @@ fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
         grid.backproject_segments(&values, &rays, &reaches, &mut back)
             .unwrap();
         assert_eq!(bits(&back), bits(&want), "backproject_segments {what}");
+        #[cfg(feature = "rayon")]
+        for pool in &pools {
+            let mut sums = vec![T::from_wide(7.0); rays.len()];
+            let mut back = volume.clone();
+            pool.install(|| {
+                grid.project_segments_par(&volume, &rays, &reaches, &mut sums)
+                    .unwrap();
+                grid.backproject_segments_par(&values, &rays, &reaches, &mut back)
+                    .unwrap();
+            });
+            assert_eq!(bits(&sums), bits(&want_ends), "project_segments_par {what}");
+            assert_eq!(bits(&back), bits(&want), "backproject_segments_par {what}");
+        }
         let mut back = start.clone();
         grid.backproject(&values, &rays, max, &mut back).unwrap();
         assert_eq!(bits(&back), bits(&want_volume), "backproject {what}");
