@@ -502,8 +502,8 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
         }
         walk.enter = T::from_wide(self.enter[l]);
         if let Some(cell) = walk.advance() {
-            let at = cell.index.iter().zip(self.job.strides).map(|(i, s)| i * s);
-            self.job.tally.cell(l, at.sum(), cell.exit - cell.enter);
+            let at = self.job.grid.flat_index(cell.index);
+            self.job.tally.cell(l, at, cell.exit - cell.enter);
         }
         if self.walks[l].done {
             self.finish(l);
@@ -570,7 +570,6 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
     /// Lane `l`'s values set from its [`Steps`].
     fn load(&mut self, l: usize) {
         let walk = &self.walks[l];
-        let mut at = 0.0;
         for a in 0..D {
             let stride = self.job.strides[a] as f64;
             let up = walk.step[a] == 1;
@@ -582,9 +581,8 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
             (self.from_min[a][l], self.from_min_low[a][l]) = walk.axes[a].origin_offset();
             self.inv[a][l] = walk.axes[a].inv();
             self.below[l][a] = walk.index[a].wrapping_sub(walk.plane[a]);
-            at += walk.index[a] as f64 * stride;
         }
-        self.at[l] = at;
+        self.at[l] = self.job.grid.flat_index(walk.index) as f64;
         self.close[l] = walk.close;
         self.before_end[l] = walk.before_end;
         self.enter[l] = walk.enter.to_wide();

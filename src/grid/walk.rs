@@ -58,7 +58,7 @@ pub struct GridWalk<T: Real, const D: usize = 3> {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Steps<T: Real, const D: usize> {
     pub(super) axes: [Axis; D],
-    pub(super) cells: [usize; D],
+    cells: [usize; D],
     /// The cell the walk is in.
     pub(super) index: [usize; D],
     /// Per axis, the next plane the line crosses and its key (`+∞` where the line runs parallel,
