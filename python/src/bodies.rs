@@ -58,6 +58,7 @@ macro_rules! on_bodies {
 /// they are all of it, else of `Body`. Read from arrays into these, a scene of one kind never
 /// passes through `Body` (240 bytes a body in `f64`, against 32 for a sphere), whose vector of a
 /// few million bodies took most of a second to fill while the caller held the GIL.
+#[derive(Clone)]
 pub(crate) enum Solids<T: Real, const D: usize> {
     Spheres(Vec<Sphere<T, D>>),
     Ellipsoids(Vec<Ellipsoid<T, D>>),
@@ -130,17 +131,6 @@ impl<T: Real, const D: usize> Solids<T, D> {
             Solids::Ellipsoids(v) => v.iter().map(|&b| b.into()).collect(),
             Solids::Boxes(v) => v.iter().map(|&b| b.into()).collect(),
             Solids::Mixed(v) => v.clone(),
-        }
-    }
-}
-
-impl<T: Real, const D: usize> Clone for Solids<T, D> {
-    fn clone(&self) -> Self {
-        match self {
-            Solids::Spheres(v) => Solids::Spheres(v.clone()),
-            Solids::Ellipsoids(v) => Solids::Ellipsoids(v.clone()),
-            Solids::Boxes(v) => Solids::Boxes(v.clone()),
-            Solids::Mixed(v) => Solids::Mixed(v.clone()),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! over arrays of rays, the projection of a volume along them, its adjoint, and the walk as a
 //! sparse matrix's rows. The Python class `raysweep.Grid` checks dtypes and shapes.
 
+use core::ops::Range;
+
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{
     IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods,
@@ -11,7 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
-use raysweep::{Grid, GridCell};
+use raysweep::{Grid, GridCell, Ray};
 
 use crate::arrays::{PerRow, Rays, Refused, Width, column, finite, per_row, slice, table};
 use crate::rows::ragged;
@@ -93,6 +95,20 @@ fn read_rays<'a, T: Width, const D: usize>(
     Ok((rays, reach))
 }
 
+/// The rays of `rows` and their largest distances, as the crate's `_segments` projections take
+/// them (or the first refused ray).
+fn segments<T: Width, const D: usize>(
+    rays: &Rays<'_, T, D>,
+    reach: &PerRow<'_, T>,
+    rows: Range<usize>,
+) -> Result<(Vec<Ray<T, D>>, Vec<T>), Refused> {
+    let walked = rows
+        .clone()
+        .map(|row| rays.get(row))
+        .collect::<Result<_, _>>()?;
+    Ok((walked, rows.map(|row| reach.at(row)).collect()))
+}
+
 /// The arguments every grid query takes: origins, directions, largest distances, threads.
 struct Walks<'py> {
     origins: Bound<'py, PyAny>,
@@ -160,12 +176,7 @@ fn project<T: Width, const D: usize>(
     // Chunks of rows through the crate's `project_segments`, which walks four rays at a time.
     let mut sums = vec![T::zero(); rays.len()];
     let chunk = |start: usize, out: &mut [T]| -> Result<(), Refused> {
-        let rows = start..start + out.len();
-        let walked = rows
-            .clone()
-            .map(|row| rays.get(row))
-            .collect::<Result<Vec<_>, _>>()?;
-        let ends: Vec<T> = rows.map(|row| reach.at(row)).collect();
+        let (walked, ends) = segments(&rays, &reach, start..start + out.len())?;
         grid.project_segments(values, &walked, &ends, out)
             .expect("a volume of the grid's cells, and one end and one sum per ray");
         Ok(())
@@ -216,11 +227,7 @@ fn backproject<T: Width, const D: usize>(
     run.blocks(rays.len(), |range| {
         // The crate's `Grid::backproject_segments_par` (on one thread its back projection, four
         // rays at a time), a block of rows at a time.
-        let walked = range
-            .clone()
-            .map(|row| rays.get(row))
-            .collect::<Result<Vec<_>, _>>()?;
-        let ends: Vec<T> = range.clone().map(|row| reach.at(row)).collect();
+        let (walked, ends) = segments(&rays, &reach, range.clone())?;
         grid.backproject_segments_par(&values[range], &walked, &ends, &mut volume)
             .expect("a volume of the grid's cells, and one value and one end per ray");
         Ok(())
