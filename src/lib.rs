@@ -134,6 +134,7 @@ pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
     BodyHit, BodyNearest, BodySpan, Instance, InstanceHit, InstanceSpan, InstancedScene, Scene,
+    batch_order,
 };
 pub use shape::{Body, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};

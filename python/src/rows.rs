@@ -53,6 +53,26 @@ pub(crate) fn ragged<A: Send, E: Send>(
     rows: usize,
     fill: impl Fn(usize, &mut Vec<A>) -> Result<(), E> + Sync + Send,
 ) -> PyResult<Result<Csr<A>, E>> {
+    ragged_blocks(run, rows, |range, counts, answers| {
+        let mut row_answers = Vec::new();
+        for row in range {
+            fill(row, &mut row_answers)?;
+            counts.push(row_answers.len());
+            answers.append(&mut row_answers);
+        }
+        Ok(())
+    })
+}
+
+/// [`ragged`] a block of rows at a time: `fill(rows, counts, answers)` pushes the number of
+/// answers of each row of `rows` (in order) onto `counts` and the answers, row after row, onto
+/// `answers` (or fails). (Blocks let a query answer several rows together, as
+/// `Scene::within_batch` does.)
+pub(crate) fn ragged_blocks<A: Send, E: Send>(
+    run: &Run<'_>,
+    rows: usize,
+    fill: impl Fn(Range<usize>, &mut Vec<usize>, &mut Vec<A>) -> Result<(), E> + Sync + Send,
+) -> PyResult<Result<Csr<A>, E>> {
     let mut offsets = Vec::with_capacity(rows + 1);
     let mut all = Vec::new();
     offsets.push(0i64);
@@ -61,12 +81,11 @@ pub(crate) fn ragged<A: Send, E: Send>(
         let chunk = |start: usize| {
             let mut counts = Vec::with_capacity(BLOCK);
             let mut answers = Vec::new();
-            let mut row_answers = Vec::new();
-            for row in start..range.end.min(start + BLOCK) {
-                fill(row, &mut row_answers)?;
-                counts.push(row_answers.len());
-                answers.append(&mut row_answers);
-            }
+            fill(
+                start..range.end.min(start + BLOCK),
+                &mut counts,
+                &mut answers,
+            )?;
             Ok((counts, answers))
         };
         let chunks: Vec<(Vec<usize>, Vec<A>)> = if serial(&range) {
@@ -89,6 +108,64 @@ pub(crate) fn ragged<A: Send, E: Send>(
     })?;
     Ok(done.map(|()| (offsets, all)))
 }
+
+/// A call's points in the order the proximity batches visit them ([`raysweep::batch_order`]):
+/// a query answers the rows in this order, a block of neighbours at a time (each block's points
+/// lie close together, and so share their answers' work), and puts the answers back in the
+/// rows' order.
+pub(crate) struct Arranged {
+    /// The rows, in the batches' order.
+    rows: Vec<usize>,
+}
+
+impl Arranged {
+    pub(crate) fn new<T: Width, const D: usize>(points: &[Point<T, D>]) -> Self {
+        Arranged {
+            rows: raysweep::batch_order(points),
+        }
+    }
+
+    /// `items` (one per row) in this order.
+    pub(crate) fn arrange<A: Copy>(&self, items: &[A]) -> Vec<A> {
+        self.rows.iter().map(|&row| items[row]).collect()
+    }
+
+    /// Columns of `k` ids per row and points of `D` coordinates, answered in this order, in the
+    /// rows' order.
+    pub(crate) fn columns<T: Width, const D: usize>(&self, c: Columns<T>, k: usize) -> Columns<T> {
+        let n = self.rows.len();
+        let mut out = Columns {
+            id: vec![-1; n * k],
+            value: vec![T::INFINITY; n],
+            point: vec![T::NAN; n * D],
+            normal: vec![T::NAN; n * D],
+        };
+        for (at, &row) in self.rows.iter().enumerate() {
+            out.id[row * k..(row + 1) * k].copy_from_slice(&c.id[at * k..(at + 1) * k]);
+            out.value[row] = c.value[at];
+            out.point[row * D..(row + 1) * D].copy_from_slice(&c.point[at * D..(at + 1) * D]);
+            out.normal[row * D..(row + 1) * D].copy_from_slice(&c.normal[at * D..(at + 1) * D]);
+        }
+        out
+    }
+
+    /// CSR rows answered in this order, in the rows' order.
+    pub(crate) fn csr<A: Copy>(&self, (offsets, all): Csr<A>) -> Csr<A> {
+        let mut at_row = vec![0; self.rows.len()];
+        for (at, &row) in self.rows.iter().enumerate() {
+            at_row[row] = at;
+        }
+        let mut arranged = Vec::with_capacity(all.len());
+        let mut starts = Vec::with_capacity(offsets.len());
+        starts.push(0i64);
+        for &at in &at_row {
+            arranged.extend_from_slice(&all[offsets[at] as usize..offsets[at + 1] as usize]);
+            starts.push(arranged.len() as i64);
+        }
+        (starts, arranged)
+    }
+}
+
 /// The ids of an answer: a body's, or an instance's and a body's.
 pub(crate) trait Ids: Copy + Send + Sync {
     /// How many.

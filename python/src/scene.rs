@@ -19,7 +19,7 @@ use crate::arrays::{PerRow, PointRows, Width, column, same_rows, slice, table};
 use crate::bodies::{Bodies, Solids};
 use crate::queries;
 use crate::query::QueryArgs;
-use crate::rows::{columns, ragged};
+use crate::rows::{Arranged, columns, ragged, ragged_blocks};
 use crate::threads::Run;
 
 /// A scene in one of the widths and dimensions Python gets.
@@ -325,23 +325,31 @@ fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
     let at = read.points::<D>()?;
     let reach = read.reach("max_distance", at.len())?;
     let keep = read.keep(scene.len(), "bodies")?;
-    let Ok(found) = columns(&run, at.len(), |rows, answers| {
-        let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
-        match reach {
-            // One limit for all: the searches of a block side by side.
-            PerRow::All(max) => {
+    let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
+    let found = match reach {
+        // One limit for all: the batch, its points in the batches' order.
+        PerRow::All(max) => {
+            let (at, arranged) = arrange(&run, at)?;
+            let Ok(found) = columns(&run, at.len(), |rows, answers| {
                 let mut found = vec![None; rows.len()];
                 scene.nearest_batch_filtered(&at[rows], max, &mut found, keep);
                 answers.extend(found.into_iter().map(|n| n.map(answer)));
-            }
-            PerRow::Each(_) => answers.extend(rows.map(|row| {
-                scene
-                    .nearest_filtered(&at[row], reach.at(row), keep)
-                    .map(answer)
-            })),
+                Ok::<_, Infallible>(())
+            })?;
+            arranged.columns::<T, D>(found, 1)
         }
-        Ok::<_, Infallible>(())
-    })?;
+        PerRow::Each(_) => {
+            let Ok(found) = columns(&run, at.len(), |rows, answers| {
+                answers.extend(rows.map(|row| {
+                    scene
+                        .nearest_filtered(&at[row], reach.at(row), keep)
+                        .map(answer)
+                }));
+                Ok::<_, Infallible>(())
+            })?;
+            found
+        }
+    };
     let py = run.py();
     (
         column(py, found.id),
@@ -360,11 +368,40 @@ fn within<T: Width, const D: usize, S: Solid<T, D>>(
     let at = read.points::<D>()?;
     let reach = read.distance(at.len())?;
     let keep = read.keep(scene.len(), "bodies")?;
-    let Ok(found) = ragged(&run, at.len(), |row, out| {
-        scene.within_filtered(&at[row], reach.at(row), out, keep);
-        Ok::<_, Infallible>(())
-    })?;
+    let found = match reach {
+        // One distance for all: the batch, its points in the batches' order.
+        PerRow::All(distance) => {
+            let (at, arranged) = arrange(&run, at)?;
+            let Ok(found) = ragged_blocks(&run, at.len(), |rows, counts, ids| {
+                let (mut offsets, mut bodies) = (Vec::new(), Vec::new());
+                scene.within_batch_filtered(&at[rows], distance, &mut offsets, &mut bodies, keep);
+                counts.extend(offsets.windows(2).map(|w| w[1] - w[0]));
+                ids.append(&mut bodies);
+                Ok::<_, Infallible>(())
+            })?;
+            arranged.csr(found)
+        }
+        PerRow::Each(_) => {
+            let Ok(found) = ragged(&run, at.len(), |row, out| {
+                scene.within_filtered(&at[row], reach.at(row), out, keep);
+                Ok::<_, Infallible>(())
+            })?;
+            found
+        }
+    };
     id_columns(run.py(), found)
+}
+
+/// `points` in the proximity batches' order ([`Arranged`]), found on a thread of its own (a
+/// Ctrl-C meanwhile ends the call), and the order.
+fn arrange<T: Width, const D: usize>(
+    run: &Run<'_>,
+    points: Vec<raysweep::nalgebra::Point<T, D>>,
+) -> PyResult<(Vec<raysweep::nalgebra::Point<T, D>>, Arranged)> {
+    run.apart(move || {
+        let arranged = Arranged::new(&points);
+        (arranged.arrange(&points), arranged)
+    })
 }
 
 /// The bodies of each kind, as given: for each kind its ids and its arrays (`(ids, centers,

@@ -166,6 +166,45 @@ def test_point_queries_equal_the_loop(kind, far):
             assert inside.body[inside.offsets[row]:inside.offsets[row + 1]].tolist() == want
 
 
+@pytest.mark.parametrize("far", FAR)
+def test_point_queries_in_bulk_equal_the_loop(kind, far):
+    """One limit for all the points: the batches (points visited in blocks of neighbours), on
+    points that lie close together (a lattice 0.1 apart) and apart, shuffled."""
+    dtype, dim = kind
+    rng = np.random.default_rng(5)
+    bodies = adversarial(rng, dtype, dim, far)
+    scene, singles = bodies.scene(), bodies.singles()
+    steps = np.stack(np.meshgrid(*[np.arange(6) * 0.1] * dim), -1).reshape(-1, dim)
+    corners = points_for(kind, far, rng, bodies)[:12].astype(float)
+    lattice = (corners[:, None, :] + steps[None, :, :]).reshape(-1, dim)
+    p = np.concatenate([points_for(kind, far, rng, bodies).astype(float), lattice])
+    p = p[rng.permutation(len(p))].astype(dtype)
+    mask = rng.random(len(bodies)) < 0.7
+    each_near = [s.nearest(p) for s in singles]
+    for m in (None, mask):
+        keep = [k for k in range(len(bodies)) if m is None or m[k]]
+        for reach in (np.inf, 1.0):
+            near = scene.nearest(p, max_distance=reach, mask=m)
+            want_body = np.full(len(p), -1)
+            want_d = np.full(len(p), np.inf, dtype)
+            for k in keep:
+                d = each_near[k].signed_distance
+                better = (d <= dtype(reach)) & (d < want_d)
+                want_body[better] = k
+                want_d[better] = d[better]
+            assert near.body.tolist() == want_body.tolist()
+            assert_same(near.signed_distance, want_d)
+            for row, k in enumerate(want_body):
+                if k >= 0:
+                    assert_same(near.point[row], each_near[k].point[row])
+                    assert_same(near.normal[row], each_near[k].normal[row])
+        for distance in (0.0, 0.5, 2.0):
+            found = scene.within(p, distance, mask=m)
+            for row in range(len(p)):
+                want = [k for k in keep if each_near[k].signed_distance[row] <= dtype(distance)]
+                assert found.body[found.offsets[row]:found.offsets[row + 1]].tolist() == want
+
+
 def test_many_bodies_equal_the_loop():
     """A scene deep enough for the hierarchy to matter: 600 overlapping balls and 600 boxes."""
     import raysweep as rs

@@ -42,6 +42,21 @@
 //! the subtraction. So `L ≤ sd_G(p) − E`: the bound never exceeds the distance any body of the
 //! child reports, and a child whose bound exceeds a query's limit holds no body within it.
 //!
+//! # A box of points
+//!
+//! The batches (`src/scene/bulk.rs`) bound a child once for a block of points: for the box `Q`
+//! of the points rounded to `f32`, [`LowerBound::spanning`] computes the same `L` with the
+//! offset on each axis taken past `Q` rather than past `p'` (`lower − high` and `low − upper`)
+//! and `‖p'‖` replaced by the largest magnitude of `Q`'s corners. Where some offset is positive,
+//! `Q` lies outside the box on that axis and `g` is the distance between the two boxes, at most
+//! `p'`'s distance for each `p'` in `Q`. Where none is, `g` is the largest of the offsets (at most
+//! 0), and for each `p'` in `Q` inside the box its depth on each axis, `min(p' − lower,
+//! upper − p')`, is at most `min(high − lower, upper − low)`, so its `−(smallest depth)` is at
+//! least `g`; a `p'` outside the box has a positive distance. So the exact `g` of `Q` is at most
+//! the exact `g` of each `p'` in `Q`. The computed one is within the same rounding of it (the
+//! same operations on offsets no longer than `p'`'s), and the margin's magnitude is at least
+//! `‖p'‖`, so the chain above gives `L ≤ sd_G(p) − E` for each point `p` of the block.
+//!
 //! Where the offset overflows `f32`, `g` is `+∞` and the bound is `−∞` instead (a body of an `f64`
 //! scene may still be nearer than a limit beyond `f32`'s range). A point with a NaN coordinate or
 //! one beyond `f32`'s range, or a child with an infinite bound (a user's box with a NaN, bodies
@@ -60,8 +75,10 @@ const ROUNDING: f32 = 1.0 / 4_194_304.0;
 /// A point, prepared once for every node a proximity query meets.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LowerBound<const D: usize> {
-    /// The point rounded to `f32`.
-    p: [f32; D],
+    /// The box's lower corner, the point rounded to `f32` for a point.
+    low: [f32; D],
+    /// The box's upper corner, `low` for a point.
+    high: [f32; D],
     /// `D·(τ + 2^-22)` of the bodies' width.
     room: f32,
     /// `D·(τ + 2^-22)·‖p'‖ + ε`: the part of the margin that does not depend on the child; NaN
@@ -76,14 +93,27 @@ impl<const D: usize> LowerBound<D> {
     #[inline]
     pub(crate) fn of<T: Real>(p: &Point<T, D>) -> Self {
         let p: [f32; D] = core::array::from_fn(|i| p[i].to_wide() as f32);
+        Self::spanning::<T>(p, p)
+    }
+
+    /// The bounds for every point whose coordinates, rounded to `f32`, lie in the box from `low`
+    /// to `high` (rounded so already), against bodies of width `T`: each child's bound is no
+    /// larger than the signed distance any body below it reports at any such point (module
+    /// documentation, "A box of points").
+    #[inline]
+    pub(crate) fn spanning<T: Real>(low: [f32; D], high: [f32; D]) -> Self {
         let room = D as f32 * (slack::<T>() as f32 / 4.0 + ROUNDING);
-        let norm = if p.iter().all(|c| c.is_finite()) {
-            p.iter().fold(0.0, |m: f32, c| m.max(c.abs()))
+        let finite = low.iter().chain(&high).all(|c| c.is_finite());
+        let norm = if finite {
+            low.iter()
+                .chain(&high)
+                .fold(0.0, |m: f32, c| m.max(c.abs()))
         } else {
             f32::NAN
         };
         LowerBound {
-            p,
+            low,
+            high,
             room,
             fixed: room * norm + f32::MIN_POSITIVE,
             relative: (D + 4) as f32 * f32::EPSILON,
@@ -112,10 +142,10 @@ impl<const D: usize> LowerBound<D> {
         let mut farthest = [f32::NEG_INFINITY; WIDTH];
         let mut magnitude = [0.0; WIDTH];
         for i in 0..D {
-            let p = self.p[i];
+            let (low, high) = (self.low[i], self.high[i]);
             let (lower, upper) = (&node.planes[LOWER][i], &node.planes[UPPER][i]);
             for k in 0..WIDTH {
-                let past = larger(lower[k] - p, p - upper[k]);
+                let past = larger(lower[k] - high, low - upper[k]);
                 let out = larger(past, 0.0);
                 squares[k] += out * out;
                 farthest[k] = larger(farthest[k], past);

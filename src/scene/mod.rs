@@ -22,11 +22,13 @@
 
 mod answer;
 mod build;
+mod bulk;
 mod hierarchy;
 mod insert;
 mod instance;
 mod lower_bound;
 mod node;
+mod order;
 mod prefetch;
 mod probe;
 mod proximity;
@@ -35,6 +37,7 @@ mod traverse;
 
 pub use answer::{BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
+pub use order::batch_order;
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;

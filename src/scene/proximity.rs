@@ -18,13 +18,14 @@ use crate::point::PointQuery;
 use crate::real::Real;
 
 use super::lower_bound::LowerBound;
-use super::node::WIDTH;
+use super::order::{Order, PART};
 use super::search::Search;
 use super::{BodyNearest, Scene};
 use crate::cast::assert_batch_lengths;
 
-/// The searches [`Scene::nearest_batch`] advances side by side.
-const LANES: usize = 4;
+/// The blocks a thread of a parallel batch takes at a time.
+#[cfg(feature = "rayon")]
+const RUN: usize = 256;
 
 impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     /// The body nearest to `point`: among the bodies whose
@@ -93,8 +94,10 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     }
 
     /// `found[i]` is exactly [`Scene::nearest`]`(&points[i], max_distance)`: the same answers,
-    /// faster for many points, since four searches advance side by side, each one's next
-    /// node loading while the others work.
+    /// faster for many points. The points are visited in blocks of neighbours along a
+    /// space-filling curve, each block's candidates gathered in one descent and each point
+    /// bounded from the start by its neighbours' answers, so a batch gains most where its
+    /// points lie close together (a grid of points, a packing's particles), in any order.
     ///
     /// # Panics
     ///
@@ -140,34 +143,86 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         mut filter: impl FnMut(usize) -> bool,
     ) {
         assert_batch_lengths("Scene::nearest_batch", points.len(), found.len());
-        found.fill(None);
-        if self.hierarchy.nodes.is_empty() {
-            return;
-        }
-        let depth = (WIDTH - 1) * self.hierarchy.depth + 1;
-        let mut stacks = alloc::vec![(0u32, 0.0f32); LANES * depth];
-        let mut lanes: [Option<(usize, Search<T, D>)>; LANES] = [const { None }; LANES];
-        let mut waiting = 0..points.len();
-        let start = |waiting: &mut core::ops::Range<usize>| {
-            waiting.find_map(|i| Search::new(&points[i], max_distance).map(|s| (i, s)))
-        };
-        for lane in &mut lanes {
-            *lane = start(&mut waiting);
-        }
-        loop {
-            let mut busy = false;
-            for (lane, stack) in lanes.iter_mut().zip(stacks.chunks_exact_mut(depth)) {
-                let Some((i, search)) = lane else {
-                    continue;
-                };
-                busy = true;
-                if !search.step(self, stack, &mut filter) {
-                    found[*i] = search.answer(self);
-                    *lane = start(&mut waiting);
-                }
+        for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
+            let order = Order::of(points);
+            let arranged = order.arrange(points);
+            let mut answers = Vec::with_capacity(points.len());
+            self.nearest_run(&arranged, &order.blocks, max_distance, &mut filter, |n| {
+                answers.push(n);
+            });
+            for p in &arranged[order.apart.clone()] {
+                answers.push(self.nearest_filtered(p, max_distance, &mut filter));
             }
-            if !busy {
-                return;
+            for (&i, n) in order.index.iter().zip(answers) {
+                found[i as usize] = n;
+            }
+        }
+    }
+
+    /// [`Scene::nearest_batch`] spread over rayon's thread pool: the same bits. Available with
+    /// the crate feature `rayon`.
+    ///
+    /// # Panics
+    ///
+    /// If `points` and `found` differ in length.
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn nearest_batch_par(
+        &self,
+        points: &[Point<T, D>],
+        max_distance: T,
+        found: &mut [Option<BodyNearest<T, D>>],
+    ) where
+        S: Sync,
+        T: Send + Sync,
+    {
+        self.nearest_batch_filtered_par(points, max_distance, found, |_| true);
+    }
+
+    /// [`Scene::nearest_batch_filtered`] spread over rayon's thread pool: the same bits.
+    /// Available with the crate feature `rayon`.
+    ///
+    /// # Panics
+    ///
+    /// If `points` and `found` differ in length.
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn nearest_batch_filtered_par(
+        &self,
+        points: &[Point<T, D>],
+        max_distance: T,
+        found: &mut [Option<BodyNearest<T, D>>],
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        S: Sync,
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        assert_batch_lengths("Scene::nearest_batch_par", points.len(), found.len());
+        for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
+            let order = Order::of(points);
+            let arranged = order.arrange(points);
+            let runs: Vec<Vec<Option<BodyNearest<T, D>>>> = order
+                .blocks
+                .par_chunks(RUN)
+                .map(|blocks| {
+                    let mut answers = Vec::new();
+                    let mut filter = &filter;
+                    self.nearest_run(&arranged, blocks, max_distance, &mut filter, |n| {
+                        answers.push(n);
+                    });
+                    answers
+                })
+                .collect();
+            let apart = arranged[order.apart.clone()]
+                .iter()
+                .map(|p| self.nearest_filtered(p, max_distance, &filter));
+            for (&i, n) in order
+                .index
+                .iter()
+                .zip(runs.into_iter().flatten().chain(apart))
+            {
+                found[i as usize] = n;
             }
         }
     }
@@ -223,5 +278,169 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
             },
         );
         bodies.sort_unstable();
+    }
+
+    /// [`Scene::within`] for many points: clears `offsets` and `bodies`, then the bodies within
+    /// `distance` of `points[i]` are `bodies[offsets[i]..offsets[i + 1]]` (`offsets` has
+    /// `points.len() + 1` entries), exactly `within(&points[i], distance)`'s list. Faster than
+    /// the loop where points lie close together (the blocks of [`Scene::nearest_batch`]), in any
+    /// order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point2;
+    /// use raysweep::{Circle, Scene};
+    ///
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(vec![
+    ///     Circle::new(Point2::new(0.0, 0.0), 1.0)?,
+    ///     Circle::new(Point2::new(3.0, 0.0), 1.0)?,
+    /// ]);
+    /// let points = [Point2::new(1.5, 0.0), Point2::new(9.0, 0.0), Point2::new(3.0, 0.5)];
+    /// let (mut offsets, mut bodies) = (Vec::new(), Vec::new());
+    /// scene.within_batch(&points, 0.5, &mut offsets, &mut bodies);
+    /// assert_eq!(offsets, [0, 2, 2, 3]);
+    /// assert_eq!(bodies, [0, 1, 1]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn within_batch(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+    ) {
+        self.within_batch_filtered(points, distance, offsets, bodies, |_| true);
+    }
+
+    /// [`Scene::within_batch`] over the bodies for which `filter(id)` is true: each list exactly
+    /// [`Scene::within_filtered`]'s.
+    pub fn within_batch_filtered(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
+        let mut lists = Lists::new(points.len());
+        for (part, points) in points.chunks(PART).enumerate() {
+            let order = Order::of(points);
+            let arranged = order.arrange(points);
+            let mut place = order.index.iter().map(|&i| part * PART + i as usize);
+            self.within_run(&arranged, &order.blocks, distance, &mut filter, |list| {
+                lists.add(place.next().unwrap_or(0), list);
+            });
+            let mut near = Vec::new();
+            for p in &arranged[order.apart.clone()] {
+                self.within_filtered(p, distance, &mut near, &mut filter);
+                lists.add(place.next().unwrap_or(0), &near);
+            }
+        }
+        lists.gather(offsets, bodies);
+    }
+
+    /// [`Scene::within_batch`] spread over rayon's thread pool: the same lists. Available with
+    /// the crate feature `rayon`.
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn within_batch_par(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+    ) where
+        S: Sync,
+        T: Send + Sync,
+    {
+        self.within_batch_filtered_par(points, distance, offsets, bodies, |_| true);
+    }
+
+    /// [`Scene::within_batch_filtered`] spread over rayon's thread pool: the same lists.
+    /// Available with the crate feature `rayon`.
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn within_batch_filtered_par(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        S: Sync,
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let mut lists = Lists::new(points.len());
+        for (part, points) in points.chunks(PART).enumerate() {
+            let order = Order::of(points);
+            let arranged = order.arrange(points);
+            let runs: Vec<(Vec<usize>, Vec<usize>)> = order
+                .blocks
+                .par_chunks(RUN)
+                .map(|blocks| {
+                    let (mut ends, mut ids) = (Vec::new(), Vec::new());
+                    let mut filter = &filter;
+                    self.within_run(&arranged, blocks, distance, &mut filter, |list| {
+                        ids.extend_from_slice(list);
+                        ends.push(ids.len());
+                    });
+                    (ends, ids)
+                })
+                .collect();
+            let mut place = order.index.iter().map(|&i| part * PART + i as usize);
+            for (ends, ids) in &runs {
+                let mut start = 0;
+                for &end in ends {
+                    lists.add(place.next().unwrap_or(0), &ids[start..end]);
+                    start = end;
+                }
+            }
+            let mut near = Vec::new();
+            for p in &arranged[order.apart.clone()] {
+                self.within_filtered(p, distance, &mut near, &filter);
+                lists.add(place.next().unwrap_or(0), &near);
+            }
+        }
+        lists.gather(offsets, bodies);
+    }
+}
+
+/// Lists of body ids made in one order and read back in another: each point's list added
+/// whole, then all of them laid out by point, in CSR form.
+struct Lists {
+    /// All lists, one after another, as added.
+    ids: Vec<usize>,
+    /// Each point's list: where it starts in `ids`, and its length.
+    at: Vec<(usize, usize)>,
+}
+
+impl Lists {
+    fn new(points: usize) -> Self {
+        Lists {
+            ids: Vec::new(),
+            at: alloc::vec![(0, 0); points],
+        }
+    }
+
+    /// Point `i`'s list.
+    fn add(&mut self, i: usize, list: &[usize]) {
+        self.at[i] = (self.ids.len(), list.len());
+        self.ids.extend_from_slice(list);
+    }
+
+    /// The lists, point by point: `offsets` (one more than the points) and `bodies`.
+    fn gather(self, offsets: &mut Vec<usize>, bodies: &mut Vec<usize>) {
+        offsets.clear();
+        bodies.clear();
+        bodies.reserve_exact(self.ids.len());
+        offsets.reserve_exact(self.at.len() + 1);
+        offsets.push(0);
+        for &(start, len) in &self.at {
+            bodies.extend_from_slice(&self.ids[start..start + len]);
+            offsets.push(bodies.len());
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! One nearest-body search as a state that advances a node at a time ([`Search::step`]), so that
-//! [`Scene::nearest`](super::Scene::nearest) runs one to its end and
-//! [`Scene::nearest_batch`](super::Scene::nearest_batch) runs several side by side, each step of
-//! one leaving the loads it prefetched time to arrive while the others step.
+//! [`Scene::nearest`](super::Scene::nearest) runs one to its end and the batches
+//! (`src/scene/bulk.rs`) run the searches of points that answer alone several side by side
+//! ([`Scene::searches`]), each step of one leaving the loads it prefetched time to arrive while
+//! the others step.
 //!
 //! The traversal is the proximity module's (`src/scene/proximity.rs`): children nearest bound
 //! first, depth first, those whose bound exceeds the best signed distance found so far (strictly)
@@ -54,6 +55,21 @@ impl<T: Real, const D: usize> Search<T, D> {
         })
     }
 
+    /// Starts from `best` (a body that `filter` keeps and its signed distance, at most the
+    /// largest distance asked) as the best found so far: the search then visits only what may
+    /// match or beat it, and ends with the same answer.
+    #[inline]
+    pub(super) fn knowing(&mut self, best: (usize, T)) {
+        self.best = Some(best);
+        self.limit = <f32 as Real>::from_wide_up(best.1.to_wide());
+    }
+
+    /// The best body found and its signed distance: once the search has run to its end, the
+    /// nearest.
+    pub(super) fn best(&self) -> Option<(usize, T)> {
+        self.best
+    }
+
     /// Visits the next child (a body measured where it may be as near as the best, or a node's
     /// children bounded, the nearest kept next and the others stacked), then finds the child to
     /// visit after it; `false` once none is left. `stack` is this search's own, as deep as
@@ -102,5 +118,60 @@ impl<T: Real, const D: usize> Search<T, D> {
                 normal,
             }
         })
+    }
+}
+
+/// The searches [`Scene::searches`] advances side by side.
+const LANES: usize = 4;
+
+impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
+    /// The nearest body within `max_distance` to `points[j]` and its signed distance, for each
+    /// `(j, best)` of `lone`, each search knowing `best` ([`Search::knowing`]) and [`LANES`] of
+    /// them advancing side by side; `done(j, answer)` as each ends.
+    pub(super) fn searches(
+        &self,
+        points: &[Point<T, D>],
+        lone: &[(usize, Option<(usize, T)>)],
+        max_distance: T,
+        filter: &mut impl FnMut(usize) -> bool,
+        mut done: impl FnMut(usize, Option<(usize, T)>),
+    ) {
+        let depth = (WIDTH - 1) * self.hierarchy.depth + 1;
+        let mut stacks = alloc::vec![(0u32, 0.0f32); LANES * depth];
+        let mut lanes: [Option<(usize, Search<T, D>)>; LANES] = [const { None }; LANES];
+        let mut waiting = lone.iter();
+        let mut start = |done: &mut dyn FnMut(usize, Option<(usize, T)>)| {
+            for &(j, best) in waiting.by_ref() {
+                match Search::new(&points[j], max_distance) {
+                    Some(mut search) => {
+                        if let Some(best) = best {
+                            search.knowing(best);
+                        }
+                        return Some((j, search));
+                    }
+                    None => done(j, None),
+                }
+            }
+            None
+        };
+        for lane in &mut lanes {
+            *lane = start(&mut done);
+        }
+        loop {
+            let mut busy = false;
+            for (lane, stack) in lanes.iter_mut().zip(stacks.chunks_exact_mut(depth)) {
+                let Some((j, search)) = lane else {
+                    continue;
+                };
+                busy = true;
+                if !search.step(self, stack, filter) {
+                    done(*j, search.best());
+                    *lane = start(&mut done);
+                }
+            }
+            if !busy {
+                return;
+            }
+        }
     }
 }

@@ -113,39 +113,156 @@ pub(crate) fn check_point<T: Real, const D: usize, S: PointQuery<T, D>>(
     distances.iter().any(|d| d.to_wide() <= extra.max(0.0))
 }
 
-/// `nearest_batch` (and its filtered form) against `nearest` at each point, bit for bit, for
-/// several limits.
-fn check_batch<T: Real, const D: usize, S: PointQuery<T, D>>(
+/// The batches (`nearest_batch`, `within_batch`, filtered, and with rayon their parallel forms)
+/// against the single queries at each point, bit for bit, for several limits, on `points` as
+/// given, reversed, each twice, in clusters of close neighbours around each, and in small
+/// lattices around some (so that blocks of the batches share their candidates).
+fn check_batch<T: Real, const D: usize, S: PointQuery<T, D> + Sync>(
+    scene: &Scene<T, D, S>,
+    points: &[Point<T, D>],
+    label: &str,
+) {
+    let mut reversed = points.to_vec();
+    reversed.reverse();
+    let twice: Vec<Point<T, D>> = points.iter().flat_map(|p| [*p, *p]).collect();
+    let mut rng = StdRng::seed_from_u64(points.len() as u64);
+    let clusters: Vec<Point<T, D>> = points
+        .iter()
+        .flat_map(|p| {
+            let near: Vec<Point<T, D>> = (0..7)
+                .map(|_| {
+                    let step = SVector::<f64, D>::from_fn(|_, _| rng.random_range(-0.3..0.3));
+                    of::<T, D>(p.coords.map(|v| v.to_wide()) + step)
+                })
+                .collect();
+            core::iter::once(*p).chain(near)
+        })
+        .collect();
+    // Small lattices of points 0.15 apart around the first points: blocks whose points share
+    // nearly all their candidates, as a grid of voxel centres does.
+    let lattices: Vec<Point<T, D>> = points
+        .iter()
+        .take(8)
+        .flat_map(|p| {
+            (0..4usize.pow(D as u32)).map(move |k| {
+                let step = SVector::<f64, D>::from_fn(|i, _| ((k >> (2 * i)) % 4) as f64 * 0.15);
+                of::<T, D>(p.coords.map(|v| v.to_wide()) + step)
+            })
+        })
+        .collect();
+    for (order, points) in [
+        ("given", points),
+        ("reversed", &reversed[..]),
+        ("twice", &twice[..]),
+        ("clusters", &clusters[..]),
+        ("lattices", &lattices[..]),
+    ] {
+        let label = format!("{label}, {order}");
+        check_batch_once(scene, points, &label);
+    }
+}
+
+/// [`check_batch`] on one arrangement of points.
+fn check_batch_once<T: Real, const D: usize, S: PointQuery<T, D> + Sync>(
     scene: &Scene<T, D, S>,
     points: &[Point<T, D>],
     label: &str,
 ) {
     let odd = |id: usize| id % 2 == 1;
+    let all = |_: usize| true;
     let mut found = vec![None; points.len()];
-    for max in [f64::INFINITY, 0.0, 0.5, -0.25, f64::NAN] {
+    let (mut offsets, mut bodies, mut near) = (Vec::new(), Vec::new(), Vec::new());
+    for max in [f64::INFINITY, 0.0, 0.5, 2.0, -0.25, f64::NAN] {
         let max = T::from_wide(max);
-        scene.nearest_batch(points, max, &mut found);
-        for (p, got) in points.iter().zip(&found) {
-            assert_eq!(
-                nearest_bits(got),
-                nearest_bits(&scene.nearest(p, max)),
-                "{label}: nearest_batch at {p:?} within {max:?}"
-            );
+        for (name, keep) in [
+            ("all", &all as &(dyn Fn(usize) -> bool + Sync)),
+            ("odd", &odd),
+        ] {
+            let mut forms: Vec<(&str, Vec<Option<BodyNearest<T, D>>>)> = Vec::new();
+            scene.nearest_batch_filtered(points, max, &mut found, keep);
+            forms.push(("nearest_batch_filtered", found.clone()));
+            #[cfg(feature = "rayon")]
+            {
+                scene.nearest_batch_filtered_par(points, max, &mut found, keep);
+                forms.push(("nearest_batch_filtered_par", found.clone()));
+            }
+            for (form, found) in &forms {
+                for (p, got) in points.iter().zip(found) {
+                    assert_eq!(
+                        nearest_bits(got),
+                        nearest_bits(&scene.nearest_filtered(p, max, keep)),
+                        "{label}: {form} {name} at {p:?} within {max:?}"
+                    );
+                }
+            }
+            // Every body is within +inf: a list of them all, checked on the small scenes only.
+            if max.to_wide() == f64::INFINITY && scene.len() > 1000 {
+                continue;
+            }
+            let mut lists: Vec<(&str, Vec<usize>, Vec<usize>)> = Vec::new();
+            scene.within_batch_filtered(points, max, &mut offsets, &mut bodies, keep);
+            lists.push(("within_batch_filtered", offsets.clone(), bodies.clone()));
+            #[cfg(feature = "rayon")]
+            {
+                scene.within_batch_filtered_par(points, max, &mut offsets, &mut bodies, keep);
+                lists.push(("within_batch_filtered_par", offsets.clone(), bodies.clone()));
+            }
+            for (form, offsets, bodies) in &lists {
+                assert_eq!(offsets.len(), points.len() + 1, "{label}: {form}");
+                assert_eq!(offsets.last(), Some(&bodies.len()), "{label}: {form}");
+                for (i, p) in points.iter().enumerate() {
+                    scene.within_filtered(p, max, &mut near, keep);
+                    assert_eq!(
+                        bodies[offsets[i]..offsets[i + 1]],
+                        near[..],
+                        "{label}: {form} {name} at {p:?} within {max:?}"
+                    );
+                }
+            }
         }
-        scene.nearest_batch_filtered(points, max, &mut found, odd);
-        for (p, got) in points.iter().zip(&found) {
-            assert_eq!(
-                nearest_bits(got),
-                nearest_bits(&scene.nearest_filtered(p, max, odd)),
-                "{label}: nearest_batch_filtered at {p:?} within {max:?}"
-            );
+        // The unfiltered forms are the filtered ones keeping every body.
+        let mut forms: Vec<(&str, Vec<Option<BodyNearest<T, D>>>)> = Vec::new();
+        scene.nearest_batch(points, max, &mut found);
+        forms.push(("nearest_batch", found.clone()));
+        #[cfg(feature = "rayon")]
+        {
+            scene.nearest_batch_par(points, max, &mut found);
+            forms.push(("nearest_batch_par", found.clone()));
+        }
+        for (form, found) in &forms {
+            for (p, got) in points.iter().zip(found) {
+                let expected = nearest_bits(&scene.nearest(p, max));
+                assert_eq!(nearest_bits(got), expected, "{label}: {form} at {p:?}");
+            }
+        }
+        if max.to_wide() == f64::INFINITY && scene.len() > 1000 {
+            continue;
+        }
+        let mut lists: Vec<(&str, Vec<usize>, Vec<usize>)> = Vec::new();
+        scene.within_batch(points, max, &mut offsets, &mut bodies);
+        lists.push(("within_batch", offsets.clone(), bodies.clone()));
+        #[cfg(feature = "rayon")]
+        {
+            scene.within_batch_par(points, max, &mut offsets, &mut bodies);
+            lists.push(("within_batch_par", offsets.clone(), bodies.clone()));
+        }
+        for (form, offsets, bodies) in &lists {
+            for (i, p) in points.iter().enumerate() {
+                scene.within(p, max, &mut near);
+                let got = &bodies[offsets[i]..offsets[i + 1]];
+                assert_eq!(got, &near[..], "{label}: {form} at {p:?} within {max:?}");
+            }
         }
     }
 }
 
 /// Checks `points` on `scene`, then moves a tenth of the bodies (`moved`) and checks again, and
 /// once more after a rebuild.
-fn check_scene<T: Real, const D: usize, S: PointQuery<T, D> + raysweep::Cast<T, D> + Clone>(
+fn check_scene<
+    T: Real,
+    const D: usize,
+    S: PointQuery<T, D> + raysweep::Cast<T, D> + Clone + Sync,
+>(
     mut scene: Scene<T, D, S>,
     rng: &mut StdRng,
     points: impl Fn(&mut StdRng, &Scene<T, D, S>) -> Vec<Point<T, D>>,
@@ -435,6 +552,16 @@ fn nan_and_infinite_points_and_limits() {
     let mut near = vec![7];
     empty.within(&Point::origin(), f32::INFINITY, &mut near);
     assert!(near.is_empty());
+    let (mut offsets, mut bodies) = (vec![5], vec![6]);
+    empty.within_batch(
+        &[Point::origin(); 2],
+        f32::INFINITY,
+        &mut offsets,
+        &mut bodies,
+    );
+    assert_eq!((&offsets[..], &bodies[..]), (&[0, 0, 0][..], &[][..]));
+    scene.within_batch(&[], 1.0, &mut offsets, &mut bodies);
+    assert_eq!((&offsets[..], &bodies[..]), (&[0][..], &[][..]));
 }
 
 #[test]
