@@ -45,7 +45,7 @@ fn point_sets(side: f64) -> [(&'static str, Vec<[f64; 3]>); 2] {
             }
         }
     }
-    let mut rng = StdRng::seed_from_u64(0x00b0_1c);
+    let mut rng = StdRng::seed_from_u64(0x0000_b01c);
     let random = (0..grid.len())
         .map(|_| in_cube(&mut rng, side / 2.0))
         .collect();
