@@ -621,7 +621,7 @@ fn crowd(points: usize, alone: usize) -> usize {
 
 /// How much more than the volume a part searches its points' own searches must cover
 /// together for the part to gather ([`Density::shared`]).
-const SHARED: f64 = 2.0;
+const SHARED: f64 = 1.5;
 
 /// What a gathering's descent costs, in points' own queries.
 const DESCENTS: usize = 3;
