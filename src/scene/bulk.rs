@@ -45,9 +45,11 @@ use super::search::Search;
 use super::traverse::better;
 use super::{BodyNearest, Scene};
 
-/// How much of the distance from a point answered nearby to its answer a point's guess adds
-/// per unit of the points' distance (`src/scene/bulk.rs`, `nearest`): a guess too small sends
-/// points to their own searches, one too large gathers too many candidates.
+/// A `nearest` point's guess of its answer's distance: the distance a point answered nearby
+/// found, plus this much per unit of the largest difference of their coordinates. A guess too
+/// small sends points to a second gathering or their own searches, one too large gathers too
+/// many candidates (a quarter took fewer instructions than none, a half or the whole, the
+/// whole being the bound that distances, 1-Lipschitz, give).
 const GUESS: f64 = 0.25;
 
 /// What the gatherings of a run have found: how many bodies per unit of the volume they
@@ -96,7 +98,8 @@ impl<const D: usize> Density<D> {
     /// (of radius `reach` grown by the bodies' size) hold, together, [`SHARED`] times the volume
     /// the part searches. Points spread far apart for the distance asked do not.
     fn shared(&self, extent: &[f32; D], reach: f32, points: usize) -> bool {
-        let own = (2.0 * f64::from(reach.max(0.0)) + self.size).powi(D as i32);
+        let side = 2.0 * f64::from(reach.max(0.0)) + self.size;
+        let own: f64 = (0..D).map(|_| side).product();
         points as f64 * own >= SHARED * self.volume(extent, reach)
     }
 
@@ -170,7 +173,6 @@ impl<const D: usize> Candidates<D> {
     /// within `reach`, as [`Candidates::gather`] does, where the points share them
     /// ([`Density::shared`]) and `density` foresees at most `most` of them; whether they are all
     /// gathered.
-    #[allow(clippy::too_many_arguments)]
     fn attempt<T: Real, S>(
         &mut self,
         scene: &Scene<T, D, S>,
@@ -193,6 +195,7 @@ impl<const D: usize> Candidates<D> {
 
     /// Gathers every body `filter` keeps whose bound from `lower` is at most `limit`; `false`
     /// (with `most` of them found, and no groups) once more than `most` are.
+    // Out of line: long, and once a block, it would crowd the per-point loops it sits in.
     #[inline(never)]
     fn gather<T: Real, S>(
         &mut self,
@@ -462,7 +465,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     /// The body of `candidates` nearest to `p` within `max` whose bound is at most `reach`, with
     /// its signed distance, or `None`. The candidate of the smallest bound first, so that its
     /// distance bounds the others.
-    #[inline(never)]
+    #[inline]
     fn nearest_among(
         &self,
         candidates: &mut Candidates<D>,
@@ -517,7 +520,6 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     }
 
     /// What [`Scene::nearest`] gives for body `id` at `p`, `d` its signed distance there.
-    #[inline(never)]
     fn nearest_answer(&self, p: &Point<T, D>, id: usize, d: T) -> BodyNearest<T, D> {
         let (point, normal) = self.bodies[id].closest_point(p);
         BodyNearest {
