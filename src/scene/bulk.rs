@@ -519,17 +519,6 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         search.best()
     }
 
-    /// What [`Scene::nearest`] gives for body `id` at `p`, `d` its signed distance there.
-    fn nearest_answer(&self, p: &Point<T, D>, id: usize, d: T) -> BodyNearest<T, D> {
-        let (point, normal) = self.bodies[id].closest_point(p);
-        BodyNearest {
-            body: id,
-            signed_distance: d,
-            point,
-            normal,
-        }
-    }
-
     /// The bodies within `distance` of the points of `blocks` (consecutive ranges of `points`,
     /// in curve order), each point's list (increasing) given to `answer` in turn.
     pub(super) fn within_run(

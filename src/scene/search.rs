@@ -109,15 +109,8 @@ impl<T: Real, const D: usize> Search<T, D> {
         &self,
         scene: &Scene<T, D, S>,
     ) -> Option<BodyNearest<T, D>> {
-        self.best.map(|(body, signed_distance)| {
-            let (point, normal) = scene.bodies[body].closest_point(&self.point);
-            BodyNearest {
-                body,
-                signed_distance,
-                point,
-                normal,
-            }
-        })
+        self.best
+            .map(|(body, d)| scene.nearest_answer(&self.point, body, d))
     }
 }
 
@@ -125,6 +118,17 @@ impl<T: Real, const D: usize> Search<T, D> {
 const LANES: usize = 4;
 
 impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
+    /// What [`Scene::nearest`] gives for body `id` at `p`, `d` its signed distance there.
+    pub(super) fn nearest_answer(&self, p: &Point<T, D>, id: usize, d: T) -> BodyNearest<T, D> {
+        let (point, normal) = self.bodies[id].closest_point(p);
+        BodyNearest {
+            body: id,
+            signed_distance: d,
+            point,
+            normal,
+        }
+    }
+
     /// The nearest body within `max_distance` to `points[j]` and its signed distance, for each
     /// `(j, best)` of `lone`, each search knowing `best` ([`Search::knowing`]) and [`LANES`] of
     /// them advancing side by side; `done(j, answer)` as each ends.
