@@ -56,7 +56,12 @@ pub fn batch_order<T: Real, const D: usize>(points: &[Point<T, D>]) -> Vec<usize
     let mut order = Vec::with_capacity(points.len());
     for (part, points) in points.chunks(PART).enumerate() {
         let first = part * PART;
-        order.extend(Order::of(points).index.iter().map(|&i| first + i as usize));
+        order.extend(
+            Order::of(points, false)
+                .index
+                .iter()
+                .map(|&i| first + i as usize),
+        );
     }
     order
 }
@@ -73,21 +78,31 @@ pub(super) struct Order {
 }
 
 impl Order {
-    /// The order of `points` (at most `u32::MAX` of them).
-    pub(super) fn of<T: Real, const D: usize>(points: &[Point<T, D>]) -> Self {
+    /// The order of `points` (at most `u32::MAX` of them), worked out on rayon's threads where
+    /// `parallel` (and the feature is on): the same order either way.
+    pub(super) fn of<T: Real, const D: usize>(points: &[Point<T, D>], parallel: bool) -> Self {
         let rounded =
             |p: &Point<T, D>| -> [f32; D] { core::array::from_fn(|i| p[i].to_wide() as f32) };
+        let chunks: Vec<&[Point<T, D>]> = points.chunks(CHUNK).collect();
+        let boxes = map_each(chunks.clone(), parallel, |points| {
+            let mut low = [f32::INFINITY; D];
+            let mut high = [f32::NEG_INFINITY; D];
+            for q in points.iter().map(rounded) {
+                if q.iter().all(|c| c.is_finite()) {
+                    for i in 0..D {
+                        low[i] = low[i].min(q[i]);
+                        high[i] = high[i].max(q[i]);
+                    }
+                }
+            }
+            (low, high)
+        });
         let mut low = [f32::INFINITY; D];
         let mut high = [f32::NEG_INFINITY; D];
-        let mut finite = 0;
-        for p in points {
-            let q = rounded(p);
-            if q.iter().all(|c| c.is_finite()) {
-                finite += 1;
-                for i in 0..D {
-                    low[i] = low[i].min(q[i]);
-                    high[i] = high[i].max(q[i]);
-                }
+        for (l, h) in boxes {
+            for i in 0..D {
+                low[i] = low[i].min(l[i]);
+                high[i] = high[i].max(h[i]);
             }
         }
         let bits = (63 / D.max(1)) as u32;
@@ -101,29 +116,40 @@ impl Order {
                 0.0
             }
         });
-        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(finite);
-        let mut apart = Vec::new();
-        for (index, p) in points.iter().enumerate() {
-            let q = rounded(p);
-            if !q.iter().all(|c| c.is_finite()) {
-                apart.push(index as u32);
-                continue;
-            }
-            let cells: [u64; D] = core::array::from_fn(|i| {
-                // Within `0..steps` by the scale's choice; the cast saturates besides.
-                ((f64::from(q[i]) - f64::from(low[i])) * scale[i]) as u64
-            });
-            keyed.push((interleave(&cells, bits), index as u32));
-        }
-        sort(&mut keyed);
-        let blocks = cut(&keyed, bits * D as u32);
-        let mut index: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-        let apart_range = index.len()..index.len() + apart.len();
-        index.extend(apart);
+        let keys = map_each(
+            chunks.into_iter().enumerate().collect(),
+            parallel,
+            |(chunk, points)| -> Vec<(u64, u32)> {
+                let first = chunk * CHUNK;
+                points
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| {
+                        let q = rounded(p);
+                        // Above every finite point's key, which has at most 63 bits.
+                        let mut key = APART;
+                        if q.iter().all(|c| c.is_finite()) {
+                            let cells: [u64; D] = core::array::from_fn(|i| {
+                                // Within `0..steps` by the scale's choice; the cast saturates
+                                // besides.
+                                ((f64::from(q[i]) - f64::from(low[i])) * scale[i]) as u64
+                            });
+                            key = interleave(&cells, bits);
+                        }
+                        (key, (first + k) as u32)
+                    })
+                    .collect()
+            },
+        );
+        let mut keyed: Vec<(u64, u32)> = keys.concat();
+        sort(&mut keyed, parallel);
+        let finite = keyed.partition_point(|&(key, _)| key != APART);
+        let blocks = cut(&keyed[..finite], bits * D as u32);
+        let index = keyed.into_iter().map(|(_, i)| i).collect();
         Order {
             index,
             blocks,
-            apart: apart_range,
+            apart: finite..points.len(),
         }
     }
 
@@ -135,40 +161,147 @@ impl Order {
     }
 }
 
-/// Sorts `keyed` by key (least significant digit first, [`DIGIT`] bits at a time, the digits
-/// that every key shares skipped; a comparison sort below a few thousand), so that the order
-/// costs a few passes over the points rather than `log n` of them.
-fn sort(keyed: &mut Vec<(u64, u32)>) {
-    const RADIX: usize = 1 << DIGIT;
-    const PASSES: usize = 64_usize.div_ceil(DIGIT as usize);
-    if keyed.len() < 4096 {
+/// The key of the points left out of the blocks: above every other, which has at most 63 bits.
+const APART: u64 = u64::MAX;
+
+/// The points a thread takes at a time.
+const CHUNK: usize = 1 << 14;
+
+/// `f` on each of `items`, on rayon's threads where `parallel` and the feature is on, else in
+/// turn; the results in the items' order.
+pub(super) fn map_each<I: Send, R: Send>(
+    items: Vec<I>,
+    parallel: bool,
+    f: impl Fn(I) -> R + Sync + Send,
+) -> Vec<R> {
+    #[cfg(feature = "rayon")]
+    if parallel {
+        use rayon::prelude::*;
+        return items.into_par_iter().map(f).collect();
+    }
+    let _ = parallel;
+    items.into_iter().map(f).collect()
+}
+
+/// Sorts `keyed` by key, and equal keys by index (which they are in at first): first into
+/// [`BUCKETS`] buckets by the highest bits in which the keys differ, chunk by chunk, then each
+/// bucket by itself (a least-significant-digit radix sort, [`DIGIT`] bits a pass, the digits
+/// every key of the bucket shares skipped), so that the buckets' passes stay in cache and
+/// threads share the work.
+fn sort(keyed: &mut Vec<(u64, u32)>, parallel: bool) {
+    if keyed.len() < SMALL {
         keyed.sort_unstable();
         return;
     }
+    let (least, most) = keyed
+        .iter()
+        .filter(|&&(key, _)| key != APART)
+        .fold((u64::MAX, 0), |(l, m), &(key, _)| (l.min(key), m.max(key)));
+    let differ = if least > most { 0 } else { least ^ most };
+    // The keys agree above bit `shift + log2(BUCKETS)`; bucket by the bits below that.
+    let top = u64::BITS - differ.leading_zeros();
+    let shift = top.saturating_sub(BUCKETS.trailing_zeros());
+    // The last bucket holds the points left out.
+    let bucket = |key: u64| {
+        if key == APART {
+            BUCKETS
+        } else {
+            (key >> shift) as usize & (BUCKETS - 1)
+        }
+    };
+    let counts = map_each(keyed.chunks(CHUNK).collect(), parallel, |chunk| {
+        let mut count = [0usize; BUCKETS + 1];
+        chunk.iter().for_each(|&(key, _)| count[bucket(key)] += 1);
+        count
+    });
+    let totals: Vec<usize> = (0..=BUCKETS)
+        .map(|b| counts.iter().map(|count| count[b]).sum())
+        .collect();
+    // Each chunk's share of each bucket, in the order of the chunks (so equal keys keep the
+    // order of their indices).
+    let mut sorted = alloc::vec![(0u64, 0u32); keyed.len()];
+    let mut shares: Vec<Vec<&mut [(u64, u32)]>> = counts.iter().map(|_| Vec::new()).collect();
+    let mut rest = &mut sorted[..];
+    for (b, &total) in totals.iter().enumerate() {
+        let (mut whole, tail) = core::mem::take(&mut rest).split_at_mut(total);
+        rest = tail;
+        for (count, share) in counts.iter().zip(&mut shares) {
+            let (piece, tail) = core::mem::take(&mut whole).split_at_mut(count[b]);
+            share.push(piece);
+            whole = tail;
+        }
+    }
+    let work: Vec<_> = keyed.chunks(CHUNK).zip(shares).collect();
+    map_each(work, parallel, |(chunk, mut share)| {
+        let mut at = [0usize; BUCKETS + 1];
+        for &entry in chunk {
+            let b = bucket(entry.0);
+            share[b][at[b]] = entry;
+            at[b] += 1;
+        }
+    });
+    // Each bucket sorted by itself, with its part of `keyed` as scratch; the last (the points
+    // left out, all of one key) is in order already.
+    let mut work = Vec::with_capacity(BUCKETS);
+    let (mut rest, mut spare) = (&mut sorted[..], &mut keyed[..]);
+    for &total in &totals[..BUCKETS] {
+        let (bucket, tail) = core::mem::take(&mut rest).split_at_mut(total);
+        let (other, tail_spare) = core::mem::take(&mut spare).split_at_mut(total);
+        (rest, spare) = (tail, tail_spare);
+        work.push((bucket, other));
+    }
+    map_each(work, parallel, |(bucket, other)| {
+        sort_bucket(bucket, other, shift)
+    });
+    *keyed = sorted;
+}
+
+/// Sorts `bucket`, whose keys agree above bit `bits`, with `other` (as long) as scratch: by key
+/// and index (a comparison sort for few keys, else a radix sort of the keys' `bits` low bits,
+/// which keeps equal keys in the order of their indices, in which they come).
+fn sort_bucket<'a>(bucket: &'a mut [(u64, u32)], other: &'a mut [(u64, u32)], bits: u32) {
+    const RADIX: usize = 1 << DIGIT;
+    if bucket.len() < SMALL {
+        bucket.sort_unstable();
+        return;
+    }
+    let passes = bits.div_ceil(DIGIT) as usize;
     let digit = |key: u64, pass: usize| (key >> (pass as u32 * DIGIT)) as usize & (RADIX - 1);
-    let mut counts = alloc::vec![[0usize; RADIX]; PASSES];
-    for &(key, _) in keyed.iter() {
+    let mut counts = alloc::vec![[0usize; RADIX]; passes];
+    for &(key, _) in bucket.iter() {
         for (pass, count) in counts.iter_mut().enumerate() {
             count[digit(key, pass)] += 1;
         }
     }
-    let mut other = alloc::vec![(0u64, 0u32); keyed.len()];
+    let (mut from, mut to) = (bucket, other);
+    let mut swapped = false;
     for (pass, count) in counts.iter_mut().enumerate() {
-        if count.contains(&keyed.len()) {
+        if count.contains(&from.len()) {
             continue;
         }
         let mut at = 0;
         for slot in count.iter_mut() {
             (at, *slot) = (at + *slot, at);
         }
-        for &entry in keyed.iter() {
+        for &entry in from.iter() {
             let slot = &mut count[digit(entry.0, pass)];
-            other[*slot] = entry;
+            to[*slot] = entry;
             *slot += 1;
         }
-        core::mem::swap(keyed, &mut other);
+        core::mem::swap(&mut from, &mut to);
+        swapped = !swapped;
+    }
+    // After an odd number of passes the sorted keys are in the scratch.
+    if swapped {
+        to.copy_from_slice(from);
     }
 }
+
+/// Buckets of [`sort`]: a power of two.
+const BUCKETS: usize = 256;
+
+/// Fewer keys than this are sorted by comparison.
+const SMALL: usize = 1024;
 
 /// The bits of a key [`sort`] places at a time.
 const DIGIT: u32 = 11;
@@ -280,13 +413,23 @@ mod tests {
             (10_000, 0xff),
             (6000, 0xffff_0000_0000),
             (4096, 0),
+            // Buckets large enough for the radix passes, chunks for several threads.
+            (300_000, u64::MAX >> 1),
+            (100_000, 0x7f_ffff),
+            (50_000, APART),
         ] {
-            let mut keyed: Vec<(u64, u32)> = (0..n).map(|i| (next() & mask, i)).collect();
+            // A seventh of the keys those of points left out, whatever the mask.
+            let keyed: Vec<(u64, u32)> = (0..n)
+                .map(|i| (if i % 7 == 3 { APART } else { next() & mask }, i))
+                .collect();
             let mut expected = keyed.clone();
             expected.sort_unstable();
-            sort(&mut keyed);
-            // Stable by construction: equal keys keep their indices' order.
-            assert_eq!(keyed, expected);
+            for parallel in [false, true] {
+                let mut sorted = keyed.clone();
+                sort(&mut sorted, parallel);
+                // Equal keys keep their indices' order.
+                assert_eq!(sorted, expected);
+            }
         }
     }
 
@@ -297,7 +440,7 @@ mod tests {
             .collect();
         points.push(Point3::new(f64::NAN, 0.0, 0.0));
         points.push(Point3::new(1e300, 0.0, 0.0));
-        let order = Order::of(&points);
+        let order = Order::of(&points, false);
         let mut seen = order.index.clone();
         seen.sort_unstable();
         assert_eq!(seen, (0..points.len() as u32).collect::<Vec<_>>());

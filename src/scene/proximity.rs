@@ -11,6 +11,7 @@
 //! one it is deepest in.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use nalgebra::Point;
 
@@ -18,7 +19,7 @@ use crate::point::PointQuery;
 use crate::real::Real;
 
 use super::lower_bound::LowerBound;
-use super::order::{Order, PART};
+use super::order::{Order, PART, map_each};
 use super::search::Search;
 use super::{BodyNearest, Scene};
 use crate::cast::assert_batch_lengths;
@@ -143,20 +144,16 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         mut filter: impl FnMut(usize) -> bool,
     ) {
         assert_batch_lengths("Scene::nearest_batch", points.len(), found.len());
-        for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
-            let order = Order::of(points);
-            let arranged = order.arrange(points);
+        self.nearest_batch_with(points, found, false, |points, order| {
             let mut answers = Vec::with_capacity(points.len());
-            self.nearest_run(&arranged, &order.blocks, max_distance, &mut filter, |n| {
+            self.nearest_run(points, &order.blocks, max_distance, &mut filter, |n| {
                 answers.push(n);
             });
-            for p in &arranged[order.apart.clone()] {
+            for p in &points[order.apart.clone()] {
                 answers.push(self.nearest_filtered(p, max_distance, &mut filter));
             }
-            for (&i, n) in order.index.iter().zip(answers) {
-                found[i as usize] = n;
-            }
-        }
+            answers
+        });
     }
 
     /// [`Scene::nearest_batch`] spread over rayon's thread pool: the same bits. Available with
@@ -199,29 +196,39 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     {
         use rayon::prelude::*;
         assert_batch_lengths("Scene::nearest_batch_par", points.len(), found.len());
-        for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
-            let order = Order::of(points);
-            let arranged = order.arrange(points);
+        self.nearest_batch_with(points, found, true, |points, order| {
             let runs: Vec<Vec<Option<BodyNearest<T, D>>>> = order
                 .blocks
                 .par_chunks(RUN)
                 .map(|blocks| {
                     let mut answers = Vec::new();
-                    let mut filter = &filter;
-                    self.nearest_run(&arranged, blocks, max_distance, &mut filter, |n| {
+                    self.nearest_run(points, blocks, max_distance, &mut &filter, |n| {
                         answers.push(n);
                     });
                     answers
                 })
                 .collect();
-            let apart = arranged[order.apart.clone()]
+            let apart = points[order.apart.clone()]
                 .iter()
                 .map(|p| self.nearest_filtered(p, max_distance, &filter));
-            for (&i, n) in order
-                .index
-                .iter()
-                .zip(runs.into_iter().flatten().chain(apart))
-            {
+            runs.into_iter().flatten().chain(apart).collect()
+        });
+    }
+
+    /// A nearest batch's skeleton: `points` in parts of [`PART`], each put in curve order
+    /// ([`Order`], on threads where `parallel`), answered in that order by `answer` (given the
+    /// arranged points), and the answers put back in the points' order.
+    fn nearest_batch_with(
+        &self,
+        points: &[Point<T, D>],
+        found: &mut [Option<BodyNearest<T, D>>],
+        parallel: bool,
+        mut answer: impl FnMut(&[Point<T, D>], &Order) -> Vec<Option<BodyNearest<T, D>>>,
+    ) {
+        for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
+            let order = Order::of(points, parallel);
+            let answers = answer(&order.arrange(points), &order);
+            for (&i, n) in order.index.iter().zip(answers) {
                 found[i as usize] = n;
             }
         }
@@ -323,21 +330,18 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         bodies: &mut Vec<usize>,
         mut filter: impl FnMut(usize) -> bool,
     ) {
-        let mut lists = Lists::new(points.len());
-        for (part, points) in points.chunks(PART).enumerate() {
-            let order = Order::of(points);
-            let arranged = order.arrange(points);
-            let mut place = order.index.iter().map(|&i| part * PART + i as usize);
-            self.within_run(&arranged, &order.blocks, distance, &mut filter, |list| {
-                lists.add(place.next().unwrap_or(0), list);
+        let mut near = Vec::new();
+        self.within_batch_with(points, offsets, bodies, false, |points, order| {
+            let mut run = Run::default();
+            self.within_run(points, &order.blocks, distance, &mut filter, |list| {
+                run.push(list);
             });
-            let mut near = Vec::new();
-            for p in &arranged[order.apart.clone()] {
+            for p in &points[order.apart.clone()] {
                 self.within_filtered(p, distance, &mut near, &mut filter);
-                lists.add(place.next().unwrap_or(0), &near);
+                run.push(&near);
             }
-        }
-        lists.gather(offsets, bodies);
+            alloc::vec![run]
+        });
     }
 
     /// [`Scene::within_batch`] spread over rayon's thread pool: the same lists. Available with
@@ -373,74 +377,125 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         T: Send + Sync,
     {
         use rayon::prelude::*;
-        let mut lists = Lists::new(points.len());
-        for (part, points) in points.chunks(PART).enumerate() {
-            let order = Order::of(points);
-            let arranged = order.arrange(points);
-            let runs: Vec<(Vec<usize>, Vec<usize>)> = order
+        self.within_batch_with(points, offsets, bodies, true, |points, order| {
+            let mut runs: Vec<Run> = order
                 .blocks
                 .par_chunks(RUN)
                 .map(|blocks| {
-                    let (mut ends, mut ids) = (Vec::new(), Vec::new());
-                    let mut filter = &filter;
-                    self.within_run(&arranged, blocks, distance, &mut filter, |list| {
-                        ids.extend_from_slice(list);
-                        ends.push(ids.len());
+                    let mut run = Run::default();
+                    self.within_run(points, blocks, distance, &mut &filter, |list| {
+                        run.push(list);
                     });
-                    (ends, ids)
+                    run
                 })
                 .collect();
-            let mut place = order.index.iter().map(|&i| part * PART + i as usize);
-            for (ends, ids) in &runs {
-                let mut start = 0;
-                for &end in ends {
-                    lists.add(place.next().unwrap_or(0), &ids[start..end]);
-                    start = end;
-                }
-            }
-            let mut near = Vec::new();
-            for p in &arranged[order.apart.clone()] {
+            let (mut apart, mut near) = (Run::default(), Vec::new());
+            for p in &points[order.apart.clone()] {
                 self.within_filtered(p, distance, &mut near, &filter);
-                lists.add(place.next().unwrap_or(0), &near);
+                apart.push(&near);
             }
+            runs.push(apart);
+            runs
+        });
+    }
+
+    /// A within batch's skeleton: `points` in parts of [`PART`], each put in curve order
+    /// ([`Order`], on threads where `parallel`), its lists made in that order by `answer` (given
+    /// the arranged points) in runs, and all of them laid out by point in `offsets` and
+    /// `bodies`.
+    fn within_batch_with(
+        &self,
+        points: &[Point<T, D>],
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+        parallel: bool,
+        mut answer: impl FnMut(&[Point<T, D>], &Order) -> Vec<Run>,
+    ) {
+        let mut lists = Lists::new(points.len());
+        for (part, points) in points.chunks(PART).enumerate() {
+            let order = Order::of(points, parallel);
+            let runs = answer(&order.arrange(points), &order);
+            lists.place(part * PART, &order.index, runs);
         }
-        lists.gather(offsets, bodies);
+        lists.gather(offsets, bodies, parallel);
     }
 }
 
-/// Lists of body ids made in one order and read back in another: each point's list added
-/// whole, then all of them laid out by point, in CSR form.
-struct Lists {
-    /// All lists, one after another, as added.
+/// Lists of body ids made one after another: their ids, and where each list ends.
+#[derive(Default)]
+struct Run {
     ids: Vec<usize>,
-    /// Each point's list: where it starts in `ids`, and its length.
-    at: Vec<(usize, usize)>,
+    ends: Vec<usize>,
+}
+
+impl Run {
+    fn push(&mut self, list: &[usize]) {
+        self.ids.extend_from_slice(list);
+        self.ends.push(self.ids.len());
+    }
+}
+
+/// Lists of body ids made in runs, in one order, and laid out by point, in CSR form.
+struct Lists {
+    runs: Vec<Run>,
+    /// Each point's list: its run, and where it starts and ends there.
+    at: Vec<(usize, Range<usize>)>,
 }
 
 impl Lists {
     fn new(points: usize) -> Self {
         Lists {
-            ids: Vec::new(),
-            at: alloc::vec![(0, 0); points],
+            runs: Vec::new(),
+            at: alloc::vec![(0, 0..0); points],
         }
     }
 
-    /// Point `i`'s list.
-    fn add(&mut self, i: usize, list: &[usize]) {
-        self.at[i] = (self.ids.len(), list.len());
-        self.ids.extend_from_slice(list);
+    /// `runs`, whose lists, one after another, are those of points `first + index[k]`.
+    fn place(&mut self, first: usize, index: &[u32], runs: Vec<Run>) {
+        let mut index = index.iter();
+        for run in runs {
+            let mut start = 0;
+            for (&end, &i) in run.ends.iter().zip(&mut index) {
+                self.at[first + i as usize] = (self.runs.len(), start..end);
+                start = end;
+            }
+            self.runs.push(run);
+        }
     }
 
-    /// The lists, point by point: `offsets` (one more than the points) and `bodies`.
-    fn gather(self, offsets: &mut Vec<usize>, bodies: &mut Vec<usize>) {
+    /// The lists, point by point: `offsets` (one more than the points) and `bodies`, copied
+    /// on rayon's threads where `parallel`.
+    fn gather(self, offsets: &mut Vec<usize>, bodies: &mut Vec<usize>, parallel: bool) {
         offsets.clear();
-        bodies.clear();
-        bodies.reserve_exact(self.ids.len());
         offsets.reserve_exact(self.at.len() + 1);
         offsets.push(0);
-        for &(start, len) in &self.at {
-            bodies.extend_from_slice(&self.ids[start..start + len]);
-            offsets.push(bodies.len());
+        let mut total = 0;
+        for (_, range) in &self.at {
+            total += range.len();
+            offsets.push(total);
         }
+        bodies.clear();
+        bodies.resize(total, 0);
+        // The points in chunks, each with its part of `bodies`.
+        let mut work = Vec::new();
+        let mut rest = &mut bodies[..];
+        for (k, points) in self.at.chunks(CHUNK).enumerate() {
+            let length = offsets[k * CHUNK + points.len()] - offsets[k * CHUNK];
+            let (part, tail) = core::mem::take(&mut rest).split_at_mut(length);
+            rest = tail;
+            work.push((points, part));
+        }
+        let runs = &self.runs;
+        map_each(work, parallel, |(points, part)| {
+            let mut start = 0;
+            for (run, range) in points {
+                let end = start + range.len();
+                part[start..end].copy_from_slice(&runs[*run].ids[range.clone()]);
+                start = end;
+            }
+        });
     }
 }
+
+/// The points whose lists a thread copies at a time.
+const CHUNK: usize = 1 << 14;
