@@ -148,21 +148,10 @@ kiddo!(kiddo_f64, f64, "f64");
 macro_rules! parry {
     ($name:ident, $parry:ident, $t:ty, $width:literal) => {
         fn $name(c: &mut Criterion) {
-            use $parry::na::{Isometry3, Point3 as P, Translation3};
+            use $parry::na::Point3 as P;
             use $parry::query::PointQuery as _;
-            use $parry::shape::{Compound, SharedShape};
             let (centres, side) = sphere_cloud(BALLS);
-            let parts: Vec<(Isometry3<$t>, SharedShape)> = centres
-                .iter()
-                .map(|c| {
-                    let c = c.map(|x| x as $t);
-                    (
-                        Translation3::new(c[0], c[1], c[2]).into(),
-                        SharedShape::ball(1.0),
-                    )
-                })
-                .collect();
-            let compound = Compound::new(parts);
+            let compound = raysweep_benches::parry_unit_balls!($parry, $t, centres);
             for (set, points) in point_sets(side) {
                 let at: Vec<P<$t>> = points
                     .iter()

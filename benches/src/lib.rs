@@ -123,6 +123,28 @@ pub fn unit_balls<T: Width>(centres: &[[f64; 3]]) -> Vec<Sphere<T>> {
         .collect()
 }
 
+/// parry's `Compound` of balls of radius 1 around `centres` (those of [`sphere_cloud`]), in the
+/// scalar `$t` of the parry crate `$parry` (`parry3d` with `f32`, `parry3d_f64` with `f64`): the
+/// anchor of the proximity benchmarks. A macro because the two crates' types differ.
+#[macro_export]
+macro_rules! parry_unit_balls {
+    ($parry:ident, $t:ty, $centres:expr) => {{
+        use $parry::na::{Isometry3, Translation3};
+        use $parry::shape::{Compound, SharedShape};
+        let parts: Vec<(Isometry3<$t>, SharedShape)> = $centres
+            .iter()
+            .map(|c| {
+                let c = c.map(|x| x as $t);
+                (
+                    Translation3::new(c[0], c[1], c[2]).into(),
+                    SharedShape::ball(1.0),
+                )
+            })
+            .collect();
+        Compound::new(parts)
+    }};
+}
+
 /// `count` (origin, direction) pairs with origins uniform in the cube of side `side` around the
 /// origin and isotropic unit directions.
 pub fn rays_in_cube(count: usize, side: f64) -> Vec<([f64; 3], [f64; 3])> {

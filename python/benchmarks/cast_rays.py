@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 import raysweep as rs
+from timing import median_time
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,15 +42,6 @@ def workload(balls: int, rays: int, seed: int = 1) -> tuple[np.ndarray, np.ndarr
     origins = rng.uniform(0, side, (rays, 3))
     directions = rng.standard_normal((rays, 3))
     return centres, np.ones(balls), origins, directions
-
-
-def median_time(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def rust_ns_per_ray(centres, radii, origins, directions, width: str, repeats: int) -> float:
@@ -109,7 +101,7 @@ def open3d_row(centres, origins, directions, exact, subdivisions: int, repeats: 
     def run():
         answers["a"] = scene.cast_rays(rays, nthreads=1)
 
-    per_ray = median_time(run, repeats) / len(origins) * 1e9
+    per_ray = median_time(run, repeats)[0] / len(origins) * 1e9
     ids = answers["a"]["primitive_ids"].numpy().astype(np.int64)
     t_hit = answers["a"]["t_hit"].numpy()
     body = np.where(ids == o3d.t.geometry.RaycastingScene.INVALID_ID, -1, ids // len(faces))
@@ -139,7 +131,7 @@ def numpy_row(centres, origins, directions, repeats: int) -> None:
         t = np.where(t >= 0, t, np.where(disc >= 0, 0.0, np.inf))
         return t.min(axis=1)
 
-    print(f"  numpy brute force over 10^3 balls: {median_time(run, repeats) / len(o) * 1e9:.0f} ns per ray")
+    print(f"  numpy brute force over 10^3 balls: {median_time(run, repeats)[0] / len(o) * 1e9:.0f} ns per ray")
 
 
 def main() -> None:
@@ -160,8 +152,8 @@ def main() -> None:
         print(f"{width}: raysweep builds in {build / len(scene) * 1e9:.0f} ns per ball (every core), "
               f"{memory:.0f} bytes per ball (hierarchy and ball)")
         o, d = origins.astype(dtype), directions.astype(dtype)
-        one = median_time(lambda: scene.cast_rays(o, d, threads=1), args.repeats) / len(o) * 1e9
-        every = median_time(lambda: scene.cast_rays(o, d), args.repeats) / len(o) * 1e9
+        one = median_time(lambda: scene.cast_rays(o, d, threads=1), args.repeats)[0] / len(o) * 1e9
+        every = median_time(lambda: scene.cast_rays(o, d), args.repeats)[0] / len(o) * 1e9
         rust = rust_ns_per_ray(centres, radii, origins, directions, width, args.repeats)
         print(f"{width}: Python one thread {one:.0f} ns per ray, the crate {rust:.0f} ({one / rust:.3f} of it); "
               f"every core {every:.0f} ({one / every:.2f}x one thread)")

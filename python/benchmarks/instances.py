@@ -17,25 +17,16 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 import raysweep as rs
+from timing import median_time
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python" / "examples"))
 import pebble_bed  # noqa: E402  (the example's pebble and core)
-
-
-def median_time(run, repeats: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), result
 
 
 def main() -> None:

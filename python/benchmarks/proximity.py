@@ -21,13 +21,13 @@ is.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import scipy
 from scipy.spatial import cKDTree
 
 import raysweep as rs
+from timing import median_time
 
 
 def workload(balls: int, side_points: int, seed: int = 1):
@@ -39,15 +39,6 @@ def workload(balls: int, side_points: int, seed: int = 1):
     grid = np.stack(np.meshgrid(axis, axis, axis, indexing="ij"), -1).reshape(-1, 3)
     random = rng.uniform(0, side, (len(grid), 3))
     return centres, {"grid": grid, "random": random}
-
-
-def median_time(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main() -> None:
@@ -73,9 +64,9 @@ def main() -> None:
                  lambda: tree.query_ball_point(points, 3.0, workers=1), lambda: scene.within(p, 2.0, threads=2)),
             ]
             for query, ours, theirs, two in rows:
-                t_ours = median_time(ours, args.repeats) * per
-                t_theirs = median_time(theirs, args.repeats) * per
-                t_two = median_time(two, args.repeats) * per
+                t_ours = median_time(ours, args.repeats)[0] * per
+                t_theirs = median_time(theirs, args.repeats)[0] * per
+                t_two = median_time(two, args.repeats)[0] * per
                 print(
                     f"{np.dtype(dtype).name:8} {name:7} {query:9} raysweep {t_ours:7.0f}  scipy {t_theirs:7.0f}"
                     f"  ratio {t_ours / t_theirs:5.2f}   two threads {t_ours / t_two:4.2f} x one"

@@ -123,6 +123,28 @@ def points_for(kind, far, rng, bodies):
     return np.array(pts).astype(dtype)
 
 
+def assert_nearest_is_the_loop(near, each_near, reach, mask, dtype):
+    """``near`` (a scene's ``nearest``) against the one-body scenes' answers ``each_near``: the
+    smallest signed distance within ``reach`` among the bodies ``mask`` keeps, the lowest id on
+    ties, with that body's own point and normal (NaN where there is none)."""
+    want_body = np.full(len(near.body), -1)
+    want_d = np.full(len(near.body), np.inf, dtype)
+    for k, n in enumerate(each_near):
+        if mask is not None and not mask[k]:
+            continue
+        better = (n.signed_distance <= reach) & (n.signed_distance < want_d)
+        want_body[better] = k
+        want_d[better] = n.signed_distance[better]
+    assert near.body.tolist() == want_body.tolist()
+    assert_same(near.signed_distance, want_d)
+    for row, k in enumerate(want_body):
+        if k >= 0:
+            assert_same(near.point[row], each_near[k].point[row])
+            assert_same(near.normal[row], each_near[k].normal[row])
+        else:
+            assert np.isnan(near.point[row]).all() and np.isnan(near.normal[row]).all()
+
+
 @pytest.mark.parametrize("far", FAR)
 def test_point_queries_equal_the_loop(kind, far):
     dtype, dim = kind
@@ -139,22 +161,7 @@ def test_point_queries_equal_the_loop(kind, far):
     for m in (None, mask):
         # nearest: the smallest signed distance within reach, the lowest id on ties.
         near = scene.nearest(p, max_distance=reach, mask=m)
-        want_body = np.full(len(p), -1)
-        want_d = np.full(len(p), np.inf, dtype)
-        for k, n in enumerate(each_near):
-            if m is not None and not m[k]:
-                continue
-            better = (n.signed_distance <= reach) & (n.signed_distance < want_d)
-            want_body[better] = k
-            want_d[better] = n.signed_distance[better]
-        assert near.body.tolist() == want_body.tolist()
-        assert_same(near.signed_distance, want_d)
-        for row, k in enumerate(want_body):
-            if k >= 0:
-                assert_same(near.point[row], each_near[k].point[row])
-                assert_same(near.normal[row], each_near[k].normal[row])
-            else:
-                assert np.isnan(near.point[row]).all() and np.isnan(near.normal[row]).all()
+        assert_nearest_is_the_loop(near, each_near, reach, m, dtype)
         # within and containing: the bodies whose signed distance is at most the distance.
         found = scene.within(p, distance, mask=m)
         inside = scene.containing(p, mask=m)
@@ -185,19 +192,7 @@ def test_point_queries_in_bulk_equal_the_loop(kind, far):
         keep = [k for k in range(len(bodies)) if m is None or m[k]]
         for reach in (np.inf, 1.0):
             near = scene.nearest(p, max_distance=reach, mask=m)
-            want_body = np.full(len(p), -1)
-            want_d = np.full(len(p), np.inf, dtype)
-            for k in keep:
-                d = each_near[k].signed_distance
-                better = (d <= dtype(reach)) & (d < want_d)
-                want_body[better] = k
-                want_d[better] = d[better]
-            assert near.body.tolist() == want_body.tolist()
-            assert_same(near.signed_distance, want_d)
-            for row, k in enumerate(want_body):
-                if k >= 0:
-                    assert_same(near.point[row], each_near[k].point[row])
-                    assert_same(near.normal[row], each_near[k].normal[row])
+            assert_nearest_is_the_loop(near, each_near, dtype(reach), m, dtype)
         for distance in (0.0, 0.5, 2.0):
             found = scene.within(p, distance, mask=m)
             for row in range(len(p)):

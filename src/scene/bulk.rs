@@ -70,19 +70,15 @@ impl<const D: usize> Density<D> {
         let mut index = 0;
         while let Some(packed) = scene.hierarchy.nodes.get(index) {
             let node = scene.hierarchy.node(index);
-            let bodies: Vec<usize> = (0..WIDTH)
-                .filter(|&k| node.child[k] & BODY != 0 && node.child[k] != EMPTY)
-                .collect();
-            if !bodies.is_empty() {
-                let sizes: f64 = bodies
-                    .iter()
-                    .map(|&k| {
-                        (0..D)
-                            .map(|i| f64::from(node.planes[UPPER][i][k] - node.planes[LOWER][i][k]))
-                            .fold(0.0, f64::max)
-                    })
-                    .sum();
-                size = sizes / bodies.len() as f64;
+            let (mut count, mut sizes) = (0, 0.0);
+            for k in (0..WIDTH).filter(|&k| node.child[k] & BODY != 0 && node.child[k] != EMPTY) {
+                count += 1;
+                sizes += (0..D)
+                    .map(|i| f64::from(node.planes[UPPER][i][k] - node.planes[LOWER][i][k]))
+                    .fold(0.0, f64::max);
+            }
+            if count > 0 {
+                size = sizes / f64::from(count);
                 break;
             }
             index = packed.child[0] as usize;
