@@ -102,6 +102,14 @@ pub enum Error {
         /// The entries it needs (`usize::MAX` for a grid of more cells than that).
         expected: usize,
     },
+    /// A periodic medium's box size is zero or negative on a repeating axis
+    /// ([`Periodicity::new`](crate::Periodicity::new)).
+    NonPositivePeriod {
+        /// The axis.
+        axis: usize,
+        /// The size given.
+        value: f64,
+    },
     /// A rotation matrix is not orthonormal: the largest entry of `RᵀR − I` exceeds the tolerance
     /// ([`ORTHONORMAL_TOLERANCE`](crate::ORTHONORMAL_TOLERANCE) times the width's epsilon).
     NotOrthonormal {
@@ -147,6 +155,9 @@ impl PartialEq for Error {
             }
             (GridOverflow { axis, corner }, GridOverflow { axis: a, corner: c }) => {
                 axis == a && same(corner, c)
+            }
+            (NonPositivePeriod { axis, value }, NonPositivePeriod { axis: a, value: v }) => {
+                axis == a && same(value, v)
             }
             (NotOrthonormal { deviation }, NotOrthonormal { deviation: d }) => same(deviation, d),
             (
@@ -207,6 +218,12 @@ impl fmt::Display for Error {
                 len,
                 expected,
             } => write!(f, "{what} has {len} entries: expected {expected}"),
+            Error::NonPositivePeriod { axis, value } => {
+                write!(
+                    f,
+                    "the period on axis {axis} is not strictly positive: {value}"
+                )
+            }
             Error::NotOrthonormal { deviation } => write!(
                 f,
                 "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e}"
@@ -233,7 +250,7 @@ where
 
 /// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
 #[cfg(feature = "serde")]
-const ARGUMENTS: [&str; 15] = [
+const ARGUMENTS: [&str; 16] = [
     "origin",
     "direction",
     "point a",
@@ -249,6 +266,7 @@ const ARGUMENTS: [&str; 15] = [
     "volume",
     "values",
     "sums",
+    "size",
 ];
 
 /// Deserializes an argument name into the matching `&'static str`.

@@ -133,8 +133,8 @@ pub use point::{Impact, PointQuery};
 pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
-    BodyHit, BodyNearest, BodySpan, Instance, InstanceHit, InstanceSpan, InstancedScene, Scene,
-    batch_order,
+    BodyHit, BodyNearest, BodySpan, Image, Instance, InstanceHit, InstanceSpan, InstancedScene,
+    PeriodicNearest, PeriodicScene, Periodicity, REACH_BOXES, Scene, batch_order,
 };
 pub use shape::{Body, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};

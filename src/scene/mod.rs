@@ -29,6 +29,7 @@ mod instance;
 mod lower_bound;
 mod node;
 mod order;
+mod periodic;
 mod prefetch;
 mod probe;
 mod proximity;
@@ -38,6 +39,7 @@ mod traverse;
 pub use answer::{BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
 pub use order::batch_order;
+pub use periodic::{Image, PeriodicNearest, PeriodicScene, Periodicity, REACH_BOXES};
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;

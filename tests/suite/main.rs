@@ -12,6 +12,7 @@ mod grid;
 mod impact;
 mod instances;
 mod layers;
+mod periodic;
 mod phantom;
 mod point;
 mod precision;

@@ -1,0 +1,216 @@
+//! The lattice of a periodic medium: exact lattice vectors, points moved by them, and the images
+//! whose bodies can reach a region.
+//!
+//! Image `k` holds every body translated by `v = k ∘ size` (`k[a] · size[a]` on each axis `a`).
+//! A point `p` is as far from a body translated by `v` as `p − v` is from the body itself, so a
+//! query of image `k` is the plain scene's query at `p − v`, and only that subtraction can round.
+//! Each `k[a] · size[a]` is formed exactly as a pair of `f64`s by an error-free product (`f32`
+//! and `f64` sizes alike; `|k| < 2^53` is exact in `f64`), and `p − v` from it by two-sums
+//! (Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005),
+//! rounded once more at the end: where `p − v` is a value of the width, that value exactly (the
+//! argument is at [`moved`]), so the answer is the untranslated body's own, bit for bit.
+
+use nalgebra::Point;
+use num_traits::Float;
+
+use crate::core::exact::Products;
+use crate::core::exact::{two_product, two_sum};
+use crate::real::Real;
+
+use super::Image;
+
+/// The farthest image a periodic scene asks, in boxes from the point on each repeating axis.
+pub const REACH_BOXES: i64 = 1 << 20;
+
+/// [`REACH_BOXES`] in `f64`.
+const REACH: f64 = REACH_BOXES as f64;
+
+/// The largest `|k|` asked: beyond it `k` and its multiples are not exact in `f64`.
+pub(crate) const LIMIT: f64 = (1u64 << 52) as f64;
+
+/// `v = k · size` on one axis, exactly: `(hi, lo)` with `hi + lo = k · size`.
+fn offset(k: i64, size: f64, products: Products) -> (f64, f64) {
+    two_product(k as f64, size, products)
+}
+
+/// `p − k ∘ size`, rounded once to the width, or `None` where it lies beyond the width's range.
+///
+/// On each axis, with `k · size = h + l` exactly: `(s, e) = two_sum(p, −h)` (so
+/// `p − h = s + e`), then `s + (e − l)`. Where the exact `x = s + e − l` is a value of `f64`,
+/// this is `x`: if `p` and `h` lie within a factor of two of each other, `s` is exact (Sterbenz),
+/// `e = 0` and the one rounding of `s − l` gives `x`; otherwise `|x|` is at least about a quarter
+/// of `max(|p|, |h|)`, and the rounding of `e − l` (at most `2^-53` of `|e| + |l|`, themselves
+/// at most half an ulp of `s` and of `h`) is far below half an ulp of `x`, which the last
+/// rounding then removes. A value of `f32` is one of `f64`, so the final rounding to the width
+/// gives `x` too.
+pub(crate) fn moved<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    k: &Image<D>,
+    size: &[f64; D],
+    products: Products,
+) -> Option<Point<T, D>> {
+    let mut q = *p;
+    for a in 0..D {
+        if k[a] == 0 {
+            continue;
+        }
+        let (h, l) = offset(k[a], size[a], products);
+        let (s, e) = two_sum(p[a].to_wide(), -h);
+        let x = T::from_wide(s + (e - l));
+        if !x.to_wide().is_finite() {
+            return None;
+        }
+        q[a] = x;
+    }
+    Some(q)
+}
+
+/// `p + k ∘ size` (a body's point moved back into image `k`), rounded once as [`moved`] rounds.
+pub(crate) fn placed<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    k: &Image<D>,
+    size: &[f64; D],
+    products: Products,
+) -> Point<T, D> {
+    let negated: Image<D> = core::array::from_fn(|a| -k[a]);
+    // The negation of an image below 2^53 in magnitude is exact; a point beyond the width's
+    // range becomes infinite, as a rounded sum would.
+    moved(p, &negated, size, products).unwrap_or_else(|| {
+        Point::from(core::array::from_fn(|a| {
+            T::from_wide(p[a].to_wide() + k[a] as f64 * size[a])
+        }))
+    })
+}
+
+/// The images whose box (`low..high`, the bodies' box, moved by the image's lattice vector) may
+/// lie within `reach` of `p`, on each axis a range of `k` (`0..=0` on an axis that does not
+/// repeat): a little more than those, never fewer. A range never leaves `[-2^52, 2^52]` nor
+/// reaches farther than [`REACH`] boxes from the point.
+pub(crate) fn ranges<const D: usize>(
+    p: &[f64; D],
+    reach: f64,
+    (low, high): (&[f64; D], &[f64; D]),
+    size: &[f64; D],
+    repeats: &[bool; D],
+) -> [(i64, i64); D] {
+    let reach = if reach.is_nan() { 0.0 } else { reach.max(0.0) };
+    core::array::from_fn(|a| {
+        if !repeats[a] {
+            return (0, 0);
+        }
+        // `p − reach ≤ high + k·size` and `low + k·size ≤ p + reach`, in boxes, each widened
+        // by one box for the roundings (far below a box while `|k| < 2^52`).
+        let here = p[a] / size[a];
+        let first = Float::floor((p[a] - high[a] - reach) / size[a]) - 1.0;
+        let last = Float::ceil((p[a] - low[a] + reach) / size[a]) + 1.0;
+        let clamp = |k: f64| {
+            let k = if k.is_nan() { here } else { k };
+            k.clamp(here - REACH, here + REACH).clamp(-LIMIT, LIMIT) as i64
+        };
+        (clamp(first), clamp(last))
+    })
+}
+
+/// A lower bound on the distance from `p` to the box `low..high` moved by image `k`'s lattice
+/// vector (`0` where it may hold the point), below the exact one by a margin for the roundings.
+pub(crate) fn gap<const D: usize>(
+    p: &[f64; D],
+    k: &Image<D>,
+    (low, high): (&[f64; D], &[f64; D]),
+    size: &[f64; D],
+) -> f64 {
+    let mut sum = 0.0;
+    for a in 0..D {
+        let v = k[a] as f64 * size[a];
+        let below = low[a] + v - p[a];
+        let above = p[a] - high[a] - v;
+        // The roundings of the sums and of `k · size`, generously.
+        let margin = 8.0 * f64::EPSILON * (low[a].abs() + high[a].abs() + v.abs() + p[a].abs());
+        let g = below.max(above) - margin;
+        if g > 0.0 {
+            sum += g * g;
+        }
+    }
+    Float::sqrt(sum) * (1.0 - 4.0 * f64::EPSILON)
+}
+
+/// Every image of `ranges`, in increasing lexicographic order, given to `visit`.
+pub(crate) fn each_image<const D: usize>(
+    ranges: &[(i64, i64); D],
+    mut visit: impl FnMut(&Image<D>),
+) {
+    if ranges.iter().any(|&(first, last)| first > last) {
+        return;
+    }
+    let mut k: Image<D> = core::array::from_fn(|a| ranges[a].0);
+    loop {
+        visit(&k);
+        // The next image: the last axis fastest.
+        let mut a = D;
+        loop {
+            if a == 0 {
+                return;
+            }
+            a -= 1;
+            if k[a] < ranges[a].1 {
+                k[a] += 1;
+                break;
+            }
+            k[a] = ranges[a].0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fused::detected_products;
+    use nalgebra::Point2;
+
+    #[test]
+    fn a_moved_point_is_the_exact_difference_where_that_is_a_value() {
+        let products = detected_products();
+        // 0.1 is no dyadic: 0.1 − 3 · 0.7 rounds; 0.5 − 3 · 0.25 does not.
+        let p = Point2::new(0.5f64, 0.1);
+        let q = moved(&p, &[3, 0], &[0.25, 0.7], products).unwrap();
+        assert_eq!(q, Point2::new(-0.25, 0.1));
+        // A size whose multiple needs more than 53 bits: 3 · (1 + 2^-52) = 3 + 3·2^-52, not a
+        // value of f64; from 3 + 2·2^-52 it leaves exactly −2^-52.
+        let size = 1.0 + f64::EPSILON;
+        let p = Point2::new(3.0 + 2.0 * f64::EPSILON, 0.0);
+        let q = moved(&p, &[3, 0], &[size, 1.0], products).unwrap();
+        assert_eq!(q.x, -f64::EPSILON);
+        // In f32: the difference is formed in f64, then rounded once.
+        let p = Point2::new(1.0f32 + f32::EPSILON, 0.0);
+        let q = moved(&p, &[-1, 0], &[0.75, 1.0], products).unwrap();
+        assert_eq!(q.x, 1.75 + f32::EPSILON);
+        assert_eq!(placed(&q, &[-1, 0], &[0.75, 1.0], products), p);
+    }
+
+    #[test]
+    fn images_come_in_lexicographic_order() {
+        let mut seen = alloc::vec::Vec::new();
+        each_image(&[(-1, 0), (2, 4)], |k| seen.push(*k));
+        assert_eq!(seen, [[-1, 2], [-1, 3], [-1, 4], [0, 2], [0, 3], [0, 4]]);
+        seen.clear();
+        each_image(&[(1, 0), (0, 0)], |k| seen.push(*k));
+        assert!(seen.is_empty());
+    }
+
+    #[test]
+    fn ranges_hold_every_image_within_reach() {
+        // Bodies in [0, 1] on an axis of period 1: from 5.5 within 2, the images 3..=7 at least.
+        let r = ranges(
+            &[5.5, 0.0],
+            2.0,
+            (&[0.0, 0.0], &[1.0, 1.0]),
+            &[1.0, 1.0],
+            &[true, false],
+        );
+        assert!(r[0].0 <= 3 && r[0].1 >= 7 && r[0].1 - r[0].0 <= 8);
+        assert_eq!(r[1], (0, 0));
+        // An infinite reach stops at 2^20 boxes.
+        let r = ranges(&[0.0], f64::INFINITY, (&[0.0], &[1.0]), &[1.0], &[true]);
+        assert_eq!(r[0], (-(1 << 20), 1 << 20));
+    }
+}

@@ -1,0 +1,381 @@
+//! Periodic scenes: bodies in a box that stand for the same bodies repeated on a lattice without
+//! end, as in a periodic representative volume of a porous sample, a particle simulation's
+//! periodic box or a reactor lattice. Every answer is the one a loop over every `(body, image)`
+//! pair gives against the bodies translated exactly; no body is copied.
+//!
+//! - [`lattice`]: exact lattice vectors, a point moved by one, the images that can reach a
+//!   region.
+//! - here: [`Periodicity`], [`PeriodicScene`] and its point queries ([`PeriodicScene::containing`],
+//!   [`PeriodicScene::within`], [`PeriodicScene::nearest`]).
+//!
+//! # How the point queries are answered
+//!
+//! The bodies are held once, in a plain [`Scene`]. Image `k` holds each body translated by
+//! `v = k ∘ size`, and a point `p` is as far from a translated body as `p − v` is from the body:
+//! a query of image `k` is the plain scene's query at `p − v` ([`lattice::moved`], exact where
+//! `p − v` is a value of the width, rounded once otherwise). Which images to ask: those whose
+//! box (the box of all the bodies, moved by `v`) lies within the distance asked of `p`
+//! ([`lattice::ranges`], [`lattice::gap`]); for `nearest`, first the image that puts `p` at the
+//! centre of the bodies' box, whose answer bounds the distance, then every other image whose box
+//! lies within that answer's distance, nearest first. Ties between images go to the lowest
+//! `(body, image)`, images compared lexicographically, as the loop over the pairs in that order
+//! gives.
+
+mod lattice;
+
+use alloc::vec::Vec;
+
+use nalgebra::{Point, SVector};
+use num_traits::Float;
+
+use super::{Body, BodyNearest, Scene};
+use crate::core::exact::Products;
+use crate::error::{Error, check_finite};
+use crate::fused::detected_products;
+use crate::point::PointQuery;
+use crate::real::Real;
+use crate::traits::Cast;
+
+pub use lattice::REACH_BOXES;
+
+/// An image of the bodies: the lattice vector `k`, the bodies translated by `k[a] · size[a]` on
+/// each axis `a` (zero on the axes that do not repeat).
+pub type Image<const D: usize = 3> = [i64; D];
+
+/// The lattice of a periodic medium: its box (`min`, `size`) and which axes repeat.
+///
+/// The medium is the union, over every lattice vector `k`, of every body translated by
+/// `k[a] · size[a]` on each repeating axis `a`; `min` places the box the lattice is drawn from
+/// (the cells a ray walks through) and does not move the bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Periodicity<T: Real, const D: usize = 3> {
+    min: Point<T, D>,
+    size: SVector<T, D>,
+    axes: [bool; D],
+}
+
+impl<T: Real, const D: usize> Periodicity<T, D> {
+    /// A medium that repeats along every axis, the box `min..min + size`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] for a non-finite component of `min` or `size`,
+    /// [`Error::NonPositivePeriod`] for a size that is zero or negative.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Error, Periodicity};
+    ///
+    /// let period = Periodicity::new(Point3::origin(), Vector3::new(10.0, 10.0, 5.0))?;
+    /// assert_eq!(period.axes(), [true; 3]);
+    /// let bad = Periodicity::new(Point3::origin(), Vector3::new(10.0, 0.0, 5.0));
+    /// assert_eq!(bad, Err(Error::NonPositivePeriod { axis: 1, value: 0.0 }));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn new(min: Point<T, D>, size: SVector<T, D>) -> Result<Self, Error> {
+        Self::along(min, size, [true; D])
+    }
+
+    /// A medium that repeats along the axes `axes` marks; on the others the bodies are placed
+    /// once, and `size` there is not used (it must still be finite).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] for a non-finite component of `min` or `size`,
+    /// [`Error::NonPositivePeriod`] for a size that is zero or negative on a repeating axis.
+    pub fn along(min: Point<T, D>, size: SVector<T, D>, axes: [bool; D]) -> Result<Self, Error> {
+        check_finite("min", min.iter().map(|v| v.to_wide()))?;
+        check_finite("size", size.iter().map(|v| v.to_wide()))?;
+        for (axis, (&value, &repeats)) in size.iter().zip(&axes).enumerate() {
+            if repeats && !(value.to_wide() > 0.0) {
+                return Err(Error::NonPositivePeriod {
+                    axis,
+                    value: value.to_wide(),
+                });
+            }
+        }
+        Ok(Periodicity { min, size, axes })
+    }
+
+    /// The box's lower corner.
+    pub fn min(&self) -> &Point<T, D> {
+        &self.min
+    }
+
+    /// The box's size: the period on each repeating axis.
+    pub fn size(&self) -> &SVector<T, D> {
+        &self.size
+    }
+
+    /// Which axes repeat.
+    pub fn axes(&self) -> [bool; D] {
+        self.axes
+    }
+}
+
+/// The body of a periodic scene nearest to a point: the body, its image, and the answer for the
+/// body translated into that image (distance and normal its own, the point in the medium).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodicNearest<T: Real, const D: usize = 3> {
+    /// The body's id.
+    pub body: usize,
+    /// The image the body is nearest in.
+    pub image: Image<D>,
+    /// The body's answer: `nearest.point` is the surface point of the translated body.
+    pub nearest: BodyNearest<T, D>,
+}
+
+/// Bodies repeated on a lattice without end ([`Periodicity`]): every query is answered against
+/// the whole infinite medium, as the loop over every `(body, image)` pair answers it.
+///
+/// A body may lie anywhere, straddle the box's faces or be larger than the box; it is held once,
+/// whatever the distances asked. Images are asked at most [`REACH_BOXES`] boxes away from the
+/// point on each axis, and within `2^52` boxes of the origin.
+#[derive(Clone, Debug)]
+pub struct PeriodicScene<T: Real, const D: usize = 3, S = Body<T, D>> {
+    scene: Scene<T, D, S>,
+    period: Periodicity<T, D>,
+    /// The bodies' box in `f64`, grown a little for the roundings of their own boxes; `None`
+    /// for no bodies.
+    bounds: Option<([f64; D], [f64; D])>,
+    /// The period on each axis in `f64` (exact).
+    size: [f64; D],
+    products: Products,
+}
+
+impl<T: Real, const D: usize, S> PeriodicScene<T, D, S> {
+    /// The bodies, by id.
+    pub fn bodies(&self) -> &[S] {
+        self.scene.bodies()
+    }
+
+    /// How many bodies (each standing for its images).
+    pub fn len(&self) -> usize {
+        self.scene.len()
+    }
+
+    /// Whether there are no bodies.
+    pub fn is_empty(&self) -> bool {
+        self.scene.is_empty()
+    }
+
+    /// The lattice.
+    pub fn period(&self) -> &Periodicity<T, D> {
+        &self.period
+    }
+
+    /// The plain scene of the bodies, as given (image zero).
+    pub fn scene(&self) -> &Scene<T, D, S> {
+        &self.scene
+    }
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
+    /// The medium of `bodies` repeated by `period`. Bodies may lie anywhere and be of any size.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Circle, PeriodicScene, Periodicity};
+    ///
+    /// // A disc at the corner of a 4 x 4 box: its images sit at every corner.
+    /// let period = Periodicity::new(Point2::origin(), Vector2::new(4.0, 4.0))?;
+    /// let scene: PeriodicScene<f64, 2, Circle<f64>> =
+    ///     PeriodicScene::new(vec![Circle::new(Point2::new(0.0, 0.0), 1.0)?], period);
+    /// let near = scene.nearest(&Point2::new(3.5, 3.5), f64::INFINITY).unwrap();
+    /// assert_eq!((near.body, near.image), (0, [1, 1]));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If there are `2^31 − 1` bodies or more, as [`Scene::new`].
+    pub fn new(bodies: Vec<S>, period: Periodicity<T, D>) -> Self {
+        let mut bounds: Option<([f64; D], [f64; D])> = None;
+        for body in &bodies {
+            let b = body.aabb();
+            let (lo, hi) = (b.min(), b.max());
+            let (low, high) = bounds.get_or_insert(([f64::INFINITY; D], [f64::NEG_INFINITY; D]));
+            for a in 0..D {
+                // A NaN bound is no bound.
+                let l = lo[a].to_wide();
+                let h = hi[a].to_wide();
+                low[a] = low[a].min(if l.is_nan() { f64::NEG_INFINITY } else { l });
+                high[a] = high[a].max(if h.is_nan() { f64::INFINITY } else { h });
+            }
+        }
+        // Grown by a few ulps of the width: a body's own box is rounded to the width.
+        let bounds = bounds.map(|(low, high)| {
+            let grow = |v: f64| 4.0 * T::EPSILON_WIDE * v.abs();
+            (
+                core::array::from_fn(|a| low[a] - grow(low[a])),
+                core::array::from_fn(|a| high[a] + grow(high[a])),
+            )
+        });
+        PeriodicScene {
+            scene: Scene::new(bodies),
+            size: core::array::from_fn(|a| period.size[a].to_wide()),
+            period,
+            bounds,
+            products: detected_products(),
+        }
+    }
+
+    /// Every `(body, image)` whose body, translated into the image, contains `point`, in
+    /// increasing `(body, image)`: [`Scene::containing`] over the whole medium.
+    pub fn containing(&self, point: &Point<T, D>, found: &mut Vec<(usize, Image<D>)>) {
+        self.containing_filtered(point, found, |_| true);
+    }
+
+    /// [`PeriodicScene::containing`] over the bodies for which `filter(id)` is true.
+    pub fn containing_filtered(
+        &self,
+        point: &Point<T, D>,
+        found: &mut Vec<(usize, Image<D>)>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
+        found.clear();
+        let mut bodies = Vec::new();
+        self.each_image(point, 0.0, |k, q| {
+            self.scene.containing_filtered(q, &mut bodies, &mut filter);
+            found.extend(bodies.iter().map(|&id| (id, *k)));
+        });
+        found.sort_unstable();
+    }
+
+    /// `visit(k, p − k ∘ size)` for every image `k` whose box may lie within `reach` of `p`, in
+    /// increasing `k`.
+    fn each_image(
+        &self,
+        p: &Point<T, D>,
+        reach: f64,
+        mut visit: impl FnMut(&Image<D>, &Point<T, D>),
+    ) {
+        let Some((low, high)) = &self.bounds else {
+            return;
+        };
+        let at: [f64; D] = core::array::from_fn(|a| p[a].to_wide());
+        if at.iter().any(|v| !v.is_finite()) {
+            return;
+        }
+        let ranges = lattice::ranges(&at, reach, (low, high), &self.size, &self.period.axes);
+        lattice::each_image(&ranges, |k| {
+            if lattice::gap(&at, k, (low, high), &self.size) > reach.max(0.0) {
+                return;
+            }
+            if let Some(q) = lattice::moved(p, k, &self.size, self.products) {
+                visit(k, &q);
+            }
+        });
+    }
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T, D, S> {
+    /// The `(body, image)` nearest to `point` within `max_distance`, as [`Scene::nearest`] over
+    /// the whole medium: the smallest signed distance, then the lowest body, then the lowest
+    /// image; `None` where there is none (no bodies, or none within `max_distance`, or a NaN
+    /// `max_distance` or point).
+    pub fn nearest(&self, point: &Point<T, D>, max_distance: T) -> Option<PeriodicNearest<T, D>> {
+        self.nearest_filtered(point, max_distance, |_| true)
+    }
+
+    /// [`PeriodicScene::nearest`] over the bodies for which `filter(id)` is true.
+    pub fn nearest_filtered(
+        &self,
+        point: &Point<T, D>,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> Option<PeriodicNearest<T, D>> {
+        let (low, high) = self.bounds.as_ref()?;
+        let at: [f64; D] = core::array::from_fn(|a| point[a].to_wide());
+        if max_distance.to_wide().is_nan() || at.iter().any(|v| !v.is_finite()) {
+            return None;
+        }
+        // The image that puts the point at the centre of the bodies' box answers first.
+        let centre: Image<D> = core::array::from_fn(|a| {
+            if !self.period.axes[a] {
+                return 0;
+            }
+            let middle = 0.5 * (low[a] + high[a]);
+            let k = Float::round((at[a] - middle) / self.size[a]);
+            if k.is_finite() {
+                k.clamp(-lattice::LIMIT, lattice::LIMIT) as i64
+            } else {
+                0
+            }
+        });
+        let mut best: Option<(T, usize, Image<D>, Point<T, D>)> = None;
+        let mut ask = |k: &Image<D>, q: &Point<T, D>, limit: T, best: &mut Option<_>| {
+            let Some(found) = self.scene.nearest_filtered(q, limit, &mut filter) else {
+                return;
+            };
+            let key = (found.signed_distance.to_wide(), found.body, *k);
+            let better = match best {
+                None => true,
+                Some((d, body, image, _)) => key < (T::to_wide(*d), *body, *image),
+            };
+            if better {
+                *best = Some((found.signed_distance, found.body, *k, *q));
+            }
+        };
+        if let Some(q) = lattice::moved(point, &centre, &self.size, self.products) {
+            ask(&centre, &q, max_distance, &mut best);
+        }
+        // Every image holds the same bodies: with no limit, none answering in one means none
+        // answers in any.
+        let reach = match best {
+            Some((d, ..)) => d.to_wide(),
+            None if max_distance.to_wide() == f64::INFINITY => return None,
+            None => max_distance.to_wide(),
+        };
+        self.each_image(point, reach, |k, q| {
+            if *k == centre {
+                return;
+            }
+            let limit = best.map_or(max_distance, |(d, ..)| d);
+            ask(k, q, limit, &mut best);
+        });
+        let (distance, body, image, q) = best?;
+        let nearest = self.scene.nearest_answer(&q, body, distance);
+        Some(PeriodicNearest {
+            body,
+            image,
+            nearest: BodyNearest {
+                point: lattice::placed(&nearest.point, &image, &self.size, self.products),
+                ..nearest
+            },
+        })
+    }
+
+    /// Every `(body, image)` whose signed distance at `point` is at most `distance`, in
+    /// increasing `(body, image)`: [`Scene::within`] over the whole medium, at any distance
+    /// (beyond half the box too), images at most [`REACH_BOXES`] boxes away on each axis. A
+    /// NaN `distance` or point gives none.
+    pub fn within(&self, point: &Point<T, D>, distance: T, found: &mut Vec<(usize, Image<D>)>) {
+        self.within_filtered(point, distance, found, |_| true);
+    }
+
+    /// [`PeriodicScene::within`] over the bodies for which `filter(id)` is true.
+    pub fn within_filtered(
+        &self,
+        point: &Point<T, D>,
+        distance: T,
+        found: &mut Vec<(usize, Image<D>)>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
+        found.clear();
+        if distance.to_wide().is_nan() {
+            return;
+        }
+        let mut bodies = Vec::new();
+        self.each_image(point, distance.to_wide(), |k, q| {
+            self.scene
+                .within_filtered(q, distance, &mut bodies, &mut filter);
+            found.extend(bodies.iter().map(|&id| (id, *k)));
+        });
+        found.sort_unstable();
+    }
+}
