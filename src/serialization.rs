@@ -1,7 +1,8 @@
 //! serde support (feature `serde`): the shapes and rays travel as their constructor arguments and
 //! come back through the constructors, so a deserialized value satisfies the same invariants as a
-//! constructed one and bad input is an [`Error`]; so do grids. A grid cell travels with its
-//! index as a vector. (`Hit`, `Span` and `Error` derive theirs.)
+//! constructed one and bad input is an [`Error`]; so do grids and periodic lattices. A grid cell
+//! travels with its index as a vector, a periodic answer with its image as one. (`Hit`, `Span`
+//! and `Error` derive theirs.)
 
 use nalgebra::{Point, Rotation, SVector, Unit};
 use serde::de::Error as _;
@@ -13,6 +14,7 @@ use crate::error::{Error, check_finite};
 use crate::grid::{Grid, GridCell};
 use crate::ray::Ray;
 use crate::real::{Real, widen};
+use crate::scene::{BodyNearest, PeriodicNearest, Periodicity};
 use crate::shape::{Ellipsoid, Sphere};
 
 #[derive(Serialize, Deserialize)]
@@ -180,6 +182,59 @@ impl<T: Real, const D: usize> From<GridCellRepr<T, D>> for GridCell<T, D> {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Periodicity")]
+struct PeriodicityRepr<T: Real, const D: usize> {
+    min: Point<T, D>,
+    size: SVector<T, D>,
+    axes: SVector<bool, D>,
+}
+
+impl<T: Real, const D: usize> From<Periodicity<T, D>> for PeriodicityRepr<T, D> {
+    fn from(p: Periodicity<T, D>) -> Self {
+        PeriodicityRepr {
+            min: *p.min(),
+            size: *p.size(),
+            axes: p.axes().into(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> TryFrom<PeriodicityRepr<T, D>> for Periodicity<T, D> {
+    type Error = Error;
+    fn try_from(r: PeriodicityRepr<T, D>) -> Result<Self, Error> {
+        Periodicity::along(r.min, r.size, r.axes.into())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "PeriodicNearest")]
+struct PeriodicNearestRepr<T: Real, const D: usize> {
+    body: usize,
+    image: SVector<i64, D>,
+    nearest: BodyNearest<T, D>,
+}
+
+impl<T: Real, const D: usize> From<PeriodicNearest<T, D>> for PeriodicNearestRepr<T, D> {
+    fn from(n: PeriodicNearest<T, D>) -> Self {
+        PeriodicNearestRepr {
+            body: n.body,
+            image: n.image.into(),
+            nearest: n.nearest,
+        }
+    }
+}
+
+impl<T: Real, const D: usize> From<PeriodicNearestRepr<T, D>> for PeriodicNearest<T, D> {
+    fn from(r: PeriodicNearestRepr<T, D>) -> Self {
+        PeriodicNearest {
+            body: r.body,
+            image: r.image.into(),
+            nearest: r.nearest,
+        }
+    }
+}
+
 /// `Serialize` and `Deserialize` for `$ty` through `$repr`: serialized as `$repr::from(value)`,
 /// deserialized through `$ty::try_from($repr)`, whose [`Error`] becomes the deserializer's.
 macro_rules! through_repr {
@@ -204,5 +259,7 @@ through_repr!(
     Ellipsoid EllipsoidRepr,
     Aabb AabbRepr,
     Grid GridRepr,
-    GridCell GridCellRepr
+    GridCell GridCellRepr,
+    Periodicity PeriodicityRepr,
+    PeriodicNearest PeriodicNearestRepr
 );

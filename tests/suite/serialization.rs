@@ -3,7 +3,7 @@
 #![cfg(feature = "serde")]
 
 use raysweep::nalgebra::{Point2, Point3, Rotation3, Vector2, Vector3};
-use raysweep::{Aabb, Cast, Ellipsoid, Error, Ray, Span, Sphere};
+use raysweep::{Aabb, Cast, Ellipsoid, Error, PeriodicScene, Periodicity, Ray, Span, Sphere};
 
 fn round_trip<V: serde::Serialize + serde::de::DeserializeOwned>(v: &V) -> V {
     serde_json::from_str(&serde_json::to_string(v).unwrap()).unwrap()
@@ -102,6 +102,15 @@ fn errors_round_trip() {
             len: 3,
             expected: 64,
         },
+        Error::NonPositivePeriod {
+            axis: 1,
+            value: -4.0,
+        },
+        Error::NonFinite {
+            what: "size",
+            index: 2,
+            value: 1e300,
+        },
     ];
     for e in errors {
         // JSON has no infinity, so that one goes through a format that has: serde's own tokens
@@ -198,4 +207,28 @@ fn impacts_round_trip_exactly() {
         normal: Unit::new_normalize(Vector2::new(1.0, 2.0)),
     };
     assert_eq!(round_trip(&impact), impact);
+}
+
+#[test]
+fn periodic_lattices_and_answers_round_trip_exactly() {
+    let period = Periodicity::along(
+        Point3::new(-0.1f32, 2.0, 1e-30),
+        Vector3::new(0.3, 0.0, 7.5),
+        [true, false, true],
+    )
+    .unwrap();
+    assert_eq!(round_trip(&period), period);
+    let scene = PeriodicScene::new(
+        vec![Sphere::new(Point3::new(0.1f64, 0.2, 0.3), 0.25).unwrap()],
+        Periodicity::new(Point3::origin(), Vector3::new(1.0, 1.0, 1.0)).unwrap(),
+    );
+    let near = scene
+        .nearest(&Point3::new(-2.7, 5.5, 0.3), f64::INFINITY)
+        .unwrap();
+    assert_eq!(near.image, [-3, 5, 0]);
+    assert_eq!(round_trip(&near), near);
+    // Through the constructor: a zero period on a repeating axis is refused.
+    let bad = r#"{"min":[0,0],"size":[1,0],"axes":[true,true]}"#;
+    let err = serde_json::from_str::<Periodicity<f64, 2>>(bad).unwrap_err();
+    assert!(err.to_string().contains("period on axis 1"), "{err}");
 }
