@@ -84,8 +84,9 @@ pub(crate) fn placed<T: Real, const D: usize>(
 
 /// The images whose box (`low..high`, the bodies' box, moved by the image's lattice vector) may
 /// lie within `reach` of `p`, on each axis a range of `k` (`0..=0` on an axis that does not
-/// repeat): a little more than those, never fewer. A range never leaves `[-2^52, 2^52]` nor
-/// reaches farther than [`REACH`] boxes from the point.
+/// repeat): those whose [`axis_gap`] is at most `reach`, never fewer. A range never leaves
+/// `[-2^52, 2^52]` nor reaches farther than [`REACH_BOXES`] boxes from the point; it is empty
+/// (`first > last`) where no image is near enough.
 pub(crate) fn ranges<const D: usize>(
     p: &[f64; D],
     reach: f64,
@@ -99,7 +100,8 @@ pub(crate) fn ranges<const D: usize>(
             return (0, 0);
         }
         // `p − reach ≤ high + k·size` and `low + k·size ≤ p + reach`, in boxes, each widened
-        // by one box for the roundings (far below a box while `|k| < 2^52`).
+        // by one box for the roundings (far below a box while `|k| < 2^52`), then narrowed to
+        // the images whose gap on this axis is within reach.
         let here = p[a] / size[a];
         let first = Float::floor((p[a] - high[a] - reach) / size[a]) - 1.0;
         let last = Float::ceil((p[a] - low[a] + reach) / size[a]) + 1.0;
@@ -107,8 +109,28 @@ pub(crate) fn ranges<const D: usize>(
             let k = if k.is_nan() { here } else { k };
             k.clamp(here - REACH, here + REACH).clamp(-LIMIT, LIMIT) as i64
         };
-        (clamp(first), clamp(last))
+        let (mut first, mut last) = (clamp(first), clamp(last));
+        let far = |k: i64| axis_gap(p[a], k, low[a], high[a], size[a]) > reach;
+        while first <= last && far(first) {
+            first += 1;
+        }
+        while last >= first && far(last) {
+            last -= 1;
+        }
+        (first, last)
     })
+}
+
+/// A lower bound on the distance along one axis from `p` to the slab `low..high` moved by
+/// `k · size` (`0` where the slab may hold `p`), below the exact one by a margin for the
+/// roundings.
+fn axis_gap(p: f64, k: i64, low: f64, high: f64, size: f64) -> f64 {
+    let v = k as f64 * size;
+    let below = low + v - p;
+    let above = p - high - v;
+    // The roundings of the sums and of `k · size`, generously.
+    let margin = 8.0 * f64::EPSILON * (low.abs() + high.abs() + v.abs() + p.abs());
+    (below.max(above) - margin).max(0.0)
 }
 
 /// A lower bound on the distance from `p` to the box `low..high` moved by image `k`'s lattice
@@ -119,19 +141,13 @@ pub(crate) fn gap<const D: usize>(
     (low, high): (&[f64; D], &[f64; D]),
     size: &[f64; D],
 ) -> f64 {
-    let mut sum = 0.0;
-    for a in 0..D {
-        let v = k[a] as f64 * size[a];
-        let below = low[a] + v - p[a];
-        let above = p[a] - high[a] - v;
-        // The roundings of the sums and of `k · size`, generously.
-        let margin = 8.0 * f64::EPSILON * (low[a].abs() + high[a].abs() + v.abs() + p[a].abs());
-        let g = below.max(above) - margin;
-        if g > 0.0 {
-            sum += g * g;
-        }
-    }
-    Float::sqrt(sum) * (1.0 - 4.0 * f64::EPSILON)
+    let squares: f64 = (0..D)
+        .map(|a| {
+            let g = axis_gap(p[a], k[a], low[a], high[a], size[a]);
+            g * g
+        })
+        .sum();
+    Float::sqrt(squares) * (1.0 - 4.0 * f64::EPSILON)
 }
 
 /// Every image of `ranges`, in increasing lexicographic order, given to `visit`.
@@ -199,7 +215,7 @@ mod tests {
 
     #[test]
     fn ranges_hold_every_image_within_reach() {
-        // Bodies in [0, 1] on an axis of period 1: from 5.5 within 2, the images 3..=7 at least.
+        // Bodies in [0, 1] on an axis of period 1: from 5.5 within 2, the images 3..=7.
         let r = ranges(
             &[5.5, 0.0],
             2.0,
@@ -207,8 +223,11 @@ mod tests {
             &[1.0, 1.0],
             &[true, false],
         );
-        assert!(r[0].0 <= 3 && r[0].1 >= 7 && r[0].1 - r[0].0 <= 8);
+        assert_eq!(r[0], (3, 7));
         assert_eq!(r[1], (0, 0));
+        // Bodies in [0, 0.125]: none within 0.25 of 0.5.
+        let r = ranges(&[0.5], 0.25, (&[0.0], &[0.125]), &[1.0], &[true]);
+        assert!(r[0].0 > r[0].1);
         // An infinite reach stops at 2^20 boxes.
         let r = ranges(&[0.0], f64::INFINITY, (&[0.0], &[1.0]), &[1.0], &[true]);
         assert_eq!(r[0], (-(1 << 20), 1 << 20));

@@ -307,18 +307,18 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
                 0
             }
         });
-        let mut best: Option<(T, usize, Image<D>, Point<T, D>)> = None;
+        let mut best: Option<(BodyNearest<T, D>, Image<D>)> = None;
         let mut ask = |k: &Image<D>, q: &Point<T, D>, limit: T, best: &mut Option<_>| {
             let Some(found) = self.scene.nearest_filtered(q, limit, &mut filter) else {
                 return;
             };
-            let key = (found.signed_distance.to_wide(), found.body, *k);
-            let better = match best {
-                None => true,
-                Some((d, body, image, _)) => key < (T::to_wide(*d), *body, *image),
-            };
-            if better {
-                *best = Some((found.signed_distance, found.body, *k, *q));
+            let key =
+                |n: &BodyNearest<T, D>, k: &Image<D>| (n.signed_distance.to_wide(), n.body, *k);
+            if best
+                .as_ref()
+                .is_none_or(|(n, image)| key(&found, k) < key(n, image))
+            {
+                *best = Some((found, *k));
             }
         };
         if let Some(q) = lattice::moved(point, &centre, &self.size, self.products) {
@@ -326,8 +326,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
         }
         // Every image holds the same bodies: with no limit, none answering in one means none
         // answers in any.
-        let reach = match best {
-            Some((d, ..)) => d.to_wide(),
+        let reach = match &best {
+            Some((n, _)) => n.signed_distance.to_wide(),
             None if max_distance.to_wide() == f64::INFINITY => return None,
             None => max_distance.to_wide(),
         };
@@ -335,13 +335,12 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             if *k == centre {
                 return;
             }
-            let limit = best.map_or(max_distance, |(d, ..)| d);
+            let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
             ask(k, q, limit, &mut best);
         });
-        let (distance, body, image, q) = best?;
-        let nearest = self.scene.nearest_answer(&q, body, distance);
+        let (nearest, image) = best?;
         Some(PeriodicNearest {
-            body,
+            body: nearest.body,
             image,
             nearest: BodyNearest {
                 point: lattice::placed(&nearest.point, &image, &self.size, self.products),
