@@ -351,8 +351,10 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
 
     /// Every `(body, image)` whose signed distance at `point` is at most `distance`, in
     /// increasing `(body, image)`: [`Scene::within`] over the whole medium, at any distance
-    /// (beyond half the box too), images at most [`REACH_BOXES`] boxes away on each axis. A
-    /// NaN `distance` or point gives none.
+    /// (beyond half the box too), images at most [`REACH_BOXES`] boxes away on each axis. Each
+    /// image within reach is one query of the plain scene, so the time grows as
+    /// `(2·distance / size)^D`: an infinite distance reaches `2^21` boxes on each axis and does
+    /// not end in any useful time. A NaN `distance` or point gives none.
     pub fn within(&self, point: &Point<T, D>, distance: T, found: &mut Vec<(usize, Image<D>)>) {
         self.within_filtered(point, distance, found, |_| true);
     }
