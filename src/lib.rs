@@ -36,6 +36,7 @@
 //! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |
+//! | the same point questions in a medium that repeats without end (a periodic box of particles), at any distance, no body copied (rays to come) | [`PeriodicScene`], [`Periodicity`] |
 //!
 //! # Semantics at the edges
 //!
