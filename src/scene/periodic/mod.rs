@@ -28,7 +28,7 @@ use alloc::vec::Vec;
 use nalgebra::{Point, SVector};
 use num_traits::Float;
 
-use super::{Body, BodyNearest, Scene};
+use super::{Body, BodyNearest, Scene, box_of};
 use crate::core::exact::Products;
 use crate::error::{Error, check_finite};
 use crate::fused::detected_products;
@@ -196,15 +196,12 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     pub fn new(bodies: Vec<S>, period: Periodicity<T, D>) -> Self {
         let mut bounds: Option<([f64; D], [f64; D])> = None;
         for body in &bodies {
-            let b = body.aabb();
-            let (lo, hi) = (b.min(), b.max());
+            // A NaN bound counts as infinite, as the hierarchy takes it.
+            let (lo, hi) = box_of(body);
             let (low, high) = bounds.get_or_insert(([f64::INFINITY; D], [f64::NEG_INFINITY; D]));
             for a in 0..D {
-                // A NaN bound is no bound.
-                let l = lo[a].to_wide();
-                let h = hi[a].to_wide();
-                low[a] = low[a].min(if l.is_nan() { f64::NEG_INFINITY } else { l });
-                high[a] = high[a].max(if h.is_nan() { f64::INFINITY } else { h });
+                low[a] = low[a].min(lo[a].to_wide());
+                high[a] = high[a].max(hi[a].to_wide());
             }
         }
         // Grown by a few ulps of the width: a body's own box is rounded to the width.
