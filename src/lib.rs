@@ -135,7 +135,8 @@ pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
     BodyHit, BodyNearest, BodySpan, Image, Instance, InstanceHit, InstanceSpan, InstancedScene,
-    PeriodicNearest, PeriodicScene, Periodicity, REACH_BOXES, Scene, batch_order,
+    PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES, Scene,
+    batch_order,
 };
 pub use shape::{Body, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};

@@ -27,6 +27,7 @@ mod hierarchy;
 mod insert;
 mod instance;
 mod lower_bound;
+mod moved;
 mod node;
 mod order;
 mod periodic;
@@ -39,7 +40,9 @@ mod traverse;
 pub use answer::{BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
 pub use order::batch_order;
-pub use periodic::{Image, PeriodicNearest, PeriodicScene, Periodicity, REACH_BOXES};
+pub use periodic::{
+    Image, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES,
+};
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;

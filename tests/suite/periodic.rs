@@ -14,10 +14,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, SVector};
 use raysweep::{
-    Body, Error, Image, PeriodicNearest, PeriodicScene, Periodicity, PointQuery, Real, Shape,
+    Body, Cast, Error, Hit, Image, PeriodicHit, PeriodicNearest, PeriodicScene, Periodicity,
+    PointQuery, Ray, Real, Shape,
 };
 
-use crate::scene::{cube, of, sphere};
+use crate::scene::{cube, hit_bits, lattice_dir, of, sphere};
 
 /// A coordinate on the `1/64` grid in `range`.
 fn dyadic(rng: &mut StdRng, range: core::ops::Range<f64>) -> f64 {
@@ -72,9 +73,9 @@ fn points<T: Real, const D: usize>(
     points
 }
 
-/// The images the loop visits: every `k` with `|k[a]| <= reach` on the repeating axes, around
-/// `around`.
-fn images<const D: usize>(around: &Image<D>, reach: i64, axes: [bool; D]) -> Vec<Image<D>> {
+/// The images the loop visits: every `k` with `|k[a] - around[a]| <= reach[a]` on the repeating
+/// axes.
+fn images<const D: usize>(around: &Image<D>, reach: [i64; D], axes: [bool; D]) -> Vec<Image<D>> {
     let mut all = vec![*around];
     for a in 0..D {
         if !axes[a] {
@@ -83,7 +84,7 @@ fn images<const D: usize>(around: &Image<D>, reach: i64, axes: [bool; D]) -> Vec
         all = all
             .iter()
             .flat_map(|k| {
-                (-reach..=reach).map(move |step| {
+                (-reach[a]..=reach[a]).map(move |step| {
                     let mut k = *k;
                     k[a] += step;
                     k
@@ -140,7 +141,7 @@ fn check<T: Real, const D: usize>(seed: u64, size: SVector<f64, D>, axes: [bool;
                 0
             }
         });
-        let pairs: Vec<(usize, Image<D>, Point<T, D>)> = images(&around, 5, axes)
+        let pairs: Vec<(usize, Image<D>, Point<T, D>)> = images(&around, [5; D], axes)
             .into_iter()
             .flat_map(|k| {
                 let q = moved(&p, &k, &size);
@@ -334,4 +335,230 @@ fn ties_go_to_the_lowest_body_then_the_lowest_image() {
         .nearest(&Point::from([2.0, 0.0]), f64::INFINITY)
         .unwrap();
     assert_eq!((n.body, n.image), (0, [0, 0]));
+}
+
+/// An answer's `(body, image, bits)`, the hit's point placed in the image exactly as the loop
+/// places it: `point + k ∘ size`, rounded once.
+type HitKey<const D: usize> = Option<(usize, Image<D>, Vec<u64>)>;
+
+fn hit_key<T: Real, const D: usize>(h: &Option<PeriodicHit<T, D>>) -> HitKey<D> {
+    h.as_ref().map(|h| (h.body, h.image, hit_bits(&h.hit)))
+}
+
+/// The loop's first hit over `pairs` (body, image, moved ray) by `cast`, the smallest
+/// `(distance, body, image)`.
+fn loop_first<T: Real, const D: usize>(
+    pairs: &[(usize, Image<D>, Ray<T, D>)],
+    size: &SVector<f64, D>,
+    mut cast: impl FnMut(usize, &Ray<T, D>) -> Option<Hit<T, D>>,
+) -> HitKey<D> {
+    let best = pairs
+        .iter()
+        .filter_map(|(b, k, ray)| cast(*b, ray).map(|hit| (hit, *b, *k)))
+        .min_by(|x, y| {
+            (x.0.distance.to_wide(), x.1, x.2)
+                .partial_cmp(&(y.0.distance.to_wide(), y.1, y.2))
+                .unwrap()
+        });
+    best.map(|(hit, b, k)| {
+        let point = of::<T, D>(SVector::from_fn(|a, _| {
+            hit.point[a].to_wide() + k[a] as f64 * size[a]
+        }));
+        (b, k, hit_bits(&Hit { point, ..hit }))
+    })
+}
+
+/// Rays from the test points: along the axes (the lattice's planes, and channels), along
+/// diagonals (through its edges and corners), and at random; each direction one that
+/// normalising leaves as it is, so that the loop's moved rays keep it.
+fn periodic_rays<T: Real, const D: usize>(
+    rng: &mut StdRng,
+    size: &SVector<f64, D>,
+    shift: f64,
+) -> Vec<Ray<T, D>> {
+    points::<T, D>(rng, size, shift)
+        .into_iter()
+        .take(24)
+        .enumerate()
+        .map(|(n, origin)| {
+            let dir = match n % 3 {
+                0 | 1 => lattice_dir::<D>(rng),
+                _ => SVector::from_fn(|_, _| rng.random_range(-1.0..1.0)),
+            };
+            let mut ray = Ray::new(origin, dir.map(T::from_wide)).unwrap();
+            while Ray::new(origin, ray.dir().into_inner()).unwrap() != ray {
+                ray = Ray::new(origin, ray.dir().into_inner()).unwrap();
+            }
+            ray
+        })
+        .collect()
+}
+
+fn check_rays<T: Real, const D: usize>(
+    seed: u64,
+    size: SVector<f64, D>,
+    axes: [bool; D],
+    shift: f64,
+) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let all = bodies::<T, D>(rng, &size);
+    let period = Periodicity::along(of(SVector::zeros()), size.map(T::from_wide), axes).unwrap();
+    let scene = PeriodicScene::new(all.clone(), period);
+    let label = format!(
+        "{} {D}D, axes {axes:?}, shift {shift}",
+        core::any::type_name::<T>()
+    );
+    let smallest = size.min();
+    let (far, ball) = (2.5 * smallest, T::from_wide(0.25));
+    let mut spans = Vec::new();
+    for ray in periodic_rays::<T, D>(rng, &size, shift) {
+        // Every image within `far` (2.5 boxes), the ball and the bodies' reach (2 beyond the
+        // box) of the origin's.
+        let reach: [i64; D] = core::array::from_fn(|a| (2.25 / size[a]).ceil() as i64 + 4);
+        let around: Image<D> = core::array::from_fn(|a| {
+            if axes[a] {
+                (ray.origin()[a].to_wide() / size[a]).floor() as i64
+            } else {
+                0
+            }
+        });
+        let pairs: Vec<(usize, Image<D>, Ray<T, D>)> = images(&around, reach, axes)
+            .into_iter()
+            .flat_map(|k| {
+                let moved = Ray::new(moved(ray.origin(), &k, &size), ray.dir().into_inner());
+                let moved = moved.unwrap();
+                assert_eq!(moved.dir(), ray.dir());
+                (0..all.len()).map(move |b| (b, k, moved))
+            })
+            .collect();
+        for odd in [false, true] {
+            let keep = |b: usize| !odd || b % 2 == 1;
+            for max in [0.0, 0.5 * smallest, far] {
+                let max = T::from_wide(max);
+                let what = format!("{label}: {ray:?} max {max:?} odd {odd}");
+                let want = loop_first(&pairs, &size, |b, r| {
+                    keep(b).then(|| all[b].cast_ray(r, max)).flatten()
+                });
+                let got = scene.cast_ray_filtered(&ray, max, keep);
+                assert_eq!(hit_key(&got), want, "cast_ray {what}");
+                assert_eq!(
+                    scene.hits_any_filtered(&ray, max, keep),
+                    want.is_some(),
+                    "hits_any {what}"
+                );
+                if max.to_wide() == far && want.is_some() {
+                    // The first hit within `far` is the first hit of all.
+                    let endless = scene.cast_ray_filtered(&ray, T::from_wide(f64::INFINITY), keep);
+                    assert_eq!(hit_key(&endless), want, "cast_ray without end {what}");
+                }
+                let want = loop_first(&pairs, &size, |b, r| {
+                    keep(b).then(|| all[b].cast_sphere(r, ball, max)).flatten()
+                });
+                let got = scene.cast_sphere_filtered(&ray, ball, max, keep);
+                assert_eq!(hit_key(&got), want, "cast_sphere {what}");
+                // Spans: every pair whose span meets [0, max], by (enter, body, image).
+                let mut want: Vec<(u64, usize, Image<D>, u64)> = pairs
+                    .iter()
+                    .filter(|(b, _, _)| keep(*b))
+                    .filter_map(|(b, k, r)| all[*b].ray_span(r).map(|s| (s, *b, *k)))
+                    .filter(|(s, ..)| s.exit.to_wide() >= 0.0 && s.enter.to_wide() <= max.to_wide())
+                    .map(|(s, b, k)| {
+                        (
+                            s.enter.to_wide().to_bits(),
+                            b,
+                            k,
+                            s.exit.to_wide().to_bits(),
+                        )
+                    })
+                    .collect();
+                want.sort_by(|x, y| {
+                    (f64::from_bits(x.0), x.1, x.2)
+                        .partial_cmp(&(f64::from_bits(y.0), y.1, y.2))
+                        .unwrap()
+                });
+                scene.ray_spans_filtered(&ray, max, &mut spans, keep);
+                let got: Vec<(u64, usize, Image<D>, u64)> = spans
+                    .iter()
+                    .map(|s| {
+                        let (enter, exit) = (s.span.enter.to_wide(), s.span.exit.to_wide());
+                        (enter.to_bits(), s.body, s.image, exit.to_bits())
+                    })
+                    .collect();
+                assert_eq!(got, want, "ray_spans {what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ray_queries_equal_the_loop_over_bodies_and_images() {
+    check_rays::<f64, 3>(11, SVector::from([4.0, 4.0, 2.5]), [true; 3], 0.0);
+    check_rays::<f32, 3>(12, SVector::from([4.0, 3.0, 5.0]), [true, false, true], 0.0);
+    check_rays::<f64, 2>(13, SVector::from([3.0, 4.5]), [true; 2], 0.0);
+    check_rays::<f32, 2>(14, SVector::from([2.5, 4.0]), [false, true], 0.0);
+    check_rays::<f64, 3>(15, SVector::from([4.0, 4.0, 2.5]), [true; 3], 1000.0);
+    check_rays::<f32, 2>(16, SVector::from([3.0, 4.5]), [true; 2], -1000.0);
+}
+
+#[test]
+fn tiny_boxes_channels_and_bad_limits() {
+    // Bodies many boxes wide: each body stands in every box around it.
+    check_rays::<f64, 2>(17, SVector::from([0.25, 0.375]), [true; 2], 0.0);
+    check_rays::<f32, 3>(18, SVector::from([1.0, 0.5, 1.5]), [true; 3], 3.0);
+
+    // Balls of radius 1 every 4 on a square lattice: channels between them along each axis.
+    let period = Periodicity::new(Point::origin(), SVector::from([4.0, 4.0])).unwrap();
+    let ball: Body<f64, 2> = sphere(SVector::from([2.0, 2.0]), 1.0).into();
+    let scene = PeriodicScene::new(vec![ball], period);
+    let mut spans = Vec::new();
+    for (origin, dir) in [
+        ([0.0, 0.5], [1.0, 0.0]),
+        ([0.5, 7.0], [0.0, -1.0]),
+        // Along a lattice line, through the corners of the boxes.
+        ([0.0, 0.0], [1.0, 0.0]),
+        ([-8.0, 1000.0], [0.0, 1.0]),
+    ] {
+        let ray = Ray::new(Point::from(origin), SVector::from(dir)).unwrap();
+        // Followed to the end of the walk, never endlessly.
+        assert_eq!(scene.cast_ray(&ray, f64::INFINITY), None, "{ray:?}");
+        assert!(!scene.hits_any(&ray, f64::INFINITY));
+        assert_eq!(scene.cast_sphere(&ray, 0.25, f64::INFINITY), None);
+        scene.ray_spans(&ray, f64::INFINITY, &mut spans);
+        assert!(spans.is_empty());
+        // A ball wider than the channel touches the next image.
+        let hit = scene.cast_sphere(&ray, 1.75, f64::INFINITY).unwrap();
+        assert_eq!(hit.body, 0);
+    }
+    // Through the balls' centres along x: a chord of 2 in each box, 10^3 boxes, in order.
+    let ray = Ray::new(Point::from([0.0, 2.0]), SVector::from([1.0, 0.0])).unwrap();
+    scene.ray_spans(&ray, 4000.0, &mut spans);
+    assert_eq!(spans.len(), 1000);
+    for (i, s) in spans.iter().enumerate() {
+        let x = 4.0 * i as f64;
+        assert_eq!(
+            (s.image, s.span.enter, s.span.exit),
+            ([i as i64, 0], x + 1.0, x + 3.0)
+        );
+    }
+    // Bad limits and balls, a non-repeating axis the ray leaves, no bodies.
+    for max in [f64::NAN, -1.0, f64::NEG_INFINITY] {
+        assert_eq!(scene.cast_ray(&ray, max), None);
+        assert!(!scene.hits_any(&ray, max));
+        scene.ray_spans(&ray, max, &mut spans);
+        assert!(spans.is_empty());
+    }
+    for radius in [f64::NAN, -1.0, f64::INFINITY] {
+        assert_eq!(scene.cast_sphere(&ray, radius, 10.0), None);
+    }
+    let slab = Periodicity::along(Point::origin(), SVector::from([4.0, 4.0]), [true, false]);
+    let slab = PeriodicScene::new(vec![ball], slab.unwrap());
+    let up = Ray::new(Point::from([0.5, 3.5]), SVector::from([0.0, 1.0])).unwrap();
+    assert_eq!(slab.cast_ray(&up, f64::INFINITY), None);
+    let across = Ray::new(Point::from([-100.0, 2.0]), SVector::from([1.0, 0.0])).unwrap();
+    assert_eq!(
+        slab.cast_ray(&across, f64::INFINITY).unwrap().image,
+        [-25, 0]
+    );
+    let empty: PeriodicScene<f64, 2, Body<f64, 2>> = PeriodicScene::new(Vec::new(), period);
+    assert_eq!(empty.cast_ray(&ray, f64::INFINITY), None);
 }

@@ -17,7 +17,7 @@ use crate::common::random;
 use random::unit;
 
 /// The bits of a hit, for comparison without `0.0 == -0.0`.
-fn hit_bits<T: Real, const D: usize>(hit: &Hit<T, D>) -> Vec<u64> {
+pub(crate) fn hit_bits<T: Real, const D: usize>(hit: &Hit<T, D>) -> Vec<u64> {
     core::iter::once(hit.distance)
         .chain(hit.point.iter().copied())
         .chain(hit.normal.iter().copied())
@@ -172,7 +172,7 @@ pub(crate) fn of<T: Real, const D: usize>(v: SVector<f64, D>) -> Point<T, D> {
 
 /// A direction with some components exactly zero (given as `0.0` or `-0.0`), or all of one
 /// magnitude (diagonals).
-fn lattice_dir<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
+pub(crate) fn lattice_dir<const D: usize>(rng: &mut StdRng) -> SVector<f64, D> {
     loop {
         let v = SVector::<f64, D>::from_fn(|_, _| [-1.0, -0.0, 0.0, 1.0][rng.random_range(0..4)]);
         if v.norm() > 0.0 {

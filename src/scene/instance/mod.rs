@@ -1,28 +1,15 @@
 //! Instances: one scene placed many times, each placement traced as if every body had been
 //! translated by its offset in exact arithmetic.
 //!
-//! - [`moved`]: a query's origin moved by an instance's offset, and the instance's scene asked
-//!   from there.
+//! - `super::moved`: a query's origin moved exactly by an offset, and a scene asked from there.
 //! - here: [`Instance`], [`InstancedScene`] (a hierarchy over instances) and its queries.
 //!
 //! # Why the answers are those of the exactly translated bodies
 //!
-//! Instance `i` holds the bodies `B + v` for each body `B` of its scene and its offset `v`.
-//! A line `o + t·n` meets `B + v` where the line `(o − v) + t·n` meets `B`, at the same `t`: a
-//! query is its scene's query from the moved origin `o − v`, and only that subtraction can
-//! round. [`moved`] forms it exactly, as the pair `hi + lo` of `f64`s that Knuth's two-sum gives
-//! (the error-free transformation the cores already use for `o − c`):
-//!
-//! - where `o − v` is exactly representable in the width (`lo == 0` and `hi` a value of the
-//!   width), the scene is asked with the ray moved there, and its answer (distance, span, normal,
-//!   body) is the untranslated body's own, bit for bit; the hit's point is that answer's point
-//!   plus `v`, rounded once.
-//! - otherwise raysweep's shapes answer in `f64` (`Cast::moved_cast` and its kin: an `f32` shape widened
-//!   exactly) from `hi`, with `lo` carried into the cores as an origin held apart
-//!   (`crate::cast::Beyond`): a sphere's or an ellipsoid's offset `o − c` becomes the exact pair
-//!   `(hi − c) + lo`, a box's bounds move by `−(hi + lo)`. Each answer is within the single
-//!   casts' precision targets, rounded once to the width. A user's shape is asked from the
-//!   origin rounded to its width.
+//! Instance `i` holds the bodies `B + v` for each body `B` of its scene and its offset `v`: a
+//! query is its scene's query from the moved origin `o − v`, formed exactly as `super::moved`
+//! says; where `o − v` is a value of the width the answer is the untranslated body's own, bit for
+//! bit, and elsewhere within the single casts' precision targets.
 //!
 //! Ties are those of the loop over every (instance, body) pair: the hierarchy over instances
 //! visits equal distances and keeps the lowest instance, and each scene the lowest body.
@@ -38,12 +25,6 @@
 //! its scene's root boxes (already grown by `4τ` of their bounds), moved by `v` and grown by
 //! [`slack`]` = 4τ` times `‖v‖ + |bᵢ|`, rounded outward: it holds every such point, and the
 //! roundings of the sum with a wide margin.
-//!
-//! Where the moved origin is not exact, each scene is traversed from the rounded origin with its
-//! probe grown, as for a sphere cast, by the distance between the rounded and the exact origin
-//! on any axis: the probe of a ball of that radius around the rounded line holds the exact line.
-
-mod moved;
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -54,7 +35,7 @@ use nalgebra::{Point, SVector};
 
 use super::node::slack;
 use super::probe::{self, F64Probe, Line, on_line};
-use super::{Body, Scene};
+use super::{Body, Scene, moved};
 use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
@@ -316,7 +297,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         on_line!(ray, 0.0, |line| self.top.walk(
             |node| line.meets(node, within).0,
             |instance| {
-                found = filter(instance) && self.instances()[instance].hits_any(ray, max_distance);
+                found = filter(instance) && {
+                    let placed = &self.instances()[instance];
+                    moved::hits_any(&placed.scene, &placed.offset, ray, max_distance, |_| true)
+                };
                 !found
             },
         ));
@@ -342,7 +326,15 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
             |node| line.crosses(node),
             |instance| {
                 if filter(instance) {
-                    self.instances()[instance].spans(ray, instance, spans);
+                    let placed = &self.instances()[instance];
+                    let found = |body, span| {
+                        spans.push(InstanceSpan {
+                            instance,
+                            body,
+                            span,
+                        })
+                    };
+                    moved::spans(&placed.scene, &placed.offset, ray, |_| true, found);
                 }
                 true
             },
@@ -374,7 +366,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
             |node| probe::containing::<D, T>(node, &p),
             |instance| {
                 if filter(instance) {
-                    self.instances()[instance].containing(point, instance, found);
+                    let placed = &self.instances()[instance];
+                    let inside = |body| found.push((instance, body));
+                    moved::containing(&placed.scene, &placed.offset, point, |_| true, inside);
                 }
                 true
             },
@@ -443,7 +437,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
             } else {
                 max
             };
-            let (body, hit) = placed.first(ray, radius, T::from_wide(limit))?;
+            let limit = T::from_wide(limit);
+            let (body, hit) =
+                moved::first(&placed.scene, &placed.offset, ray, radius, limit, |_| true)?;
             Some((hit.distance.to_wide(), (body, hit)))
         };
         let found = on_line!(ray, grow, |line| self.top.first(&line, max, cast));

@@ -5,17 +5,26 @@
 //! A point `p` is as far from a body translated by `v` as `p − v` is from the body itself, so a
 //! query of image `k` is the plain scene's query at `p − v`, and only that subtraction can round.
 //! Each `k[a] · size[a]` is formed exactly as a pair of `f64`s by an error-free product (`f32`
-//! and `f64` sizes alike; `|k| < 2^53` is exact in `f64`), and `p − v` from it by two-sums
-//! (Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005),
-//! rounded once more at the end: where `p − v` is a value of the width, that value exactly (the
-//! argument is at [`moved`]), so the answer is the untranslated body's own, bit for bit.
+//! and `f64` sizes alike; `|k| < 2^53` is exact in `f64`): a [`Vector`], which `super::super::moved`
+//! takes as any offset, subtracting it by two-sums (Ogita, Rump and Oishi, "Accurate sum and dot
+//! product", SIAM J. Sci. Comput. 26(6), 2005).
+//!
+//! Where `p − v` is a value of the width, the moved point is that value exactly, so the answer is
+//! the untranslated body's own, bit for bit. On each axis, with `v = h + l` exactly:
+//! `(s, e) = two_sum(p, −h)` (so `p − h = s + e`), then `s + (e − l)`. Where the exact
+//! `x = s + e − l` is a value of `f64`, this is `x`: if `p` and `h` lie within a factor of two of
+//! each other, `s` is exact (Sterbenz), `e = 0` and the one rounding of `s − l` gives `x`;
+//! otherwise `|x|` is at least about a quarter of `max(|p|, |h|)`, and the rounding of `e − l`
+//! (at most `2^-53` of `|e| + |l|`, themselves at most half an ulp of `s` and of `h`) is far below
+//! half an ulp of `x`, which the last rounding then removes. A value of `f32` is one of `f64`, so
+//! the final rounding to the width gives `x` too.
 
 use nalgebra::Point;
 use num_traits::Float;
 
-use crate::core::exact::Products;
-use crate::core::exact::{two_product, two_sum};
+use crate::core::exact::{Products, two_product, two_sum};
 use crate::real::Real;
+use crate::scene::moved::Offset;
 
 use super::Image;
 
@@ -28,58 +37,45 @@ const REACH: f64 = REACH_BOXES as f64;
 /// The largest `|k|` asked: beyond it `k` and its multiples are not exact in `f64`.
 pub(crate) const LIMIT: f64 = (1u64 << 52) as f64;
 
-/// `v = k · size` on one axis, exactly: `(hi, lo)` with `hi + lo = k · size`.
-fn offset(k: i64, size: f64, products: Products) -> (f64, f64) {
-    two_product(k as f64, size, products)
+/// Image `k`'s lattice vector `v = k ∘ size`, exact on each axis as a pair of `f64`s: an
+/// error-free product of `k[a]` (exact in `f64` below `2^53`) and the size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vector<const D: usize> {
+    pairs: [(f64, f64); D],
 }
 
-/// `p − k ∘ size`, rounded once to the width, or `None` where it lies beyond the width's range.
-///
-/// On each axis, with `k · size = h + l` exactly: `(s, e) = two_sum(p, −h)` (so
-/// `p − h = s + e`), then `s + (e − l)`. Where the exact `x = s + e − l` is a value of `f64`,
-/// this is `x`: if `p` and `h` lie within a factor of two of each other, `s` is exact (Sterbenz),
-/// `e = 0` and the one rounding of `s − l` gives `x`; otherwise `|x|` is at least about a quarter
-/// of `max(|p|, |h|)`, and the rounding of `e − l` (at most `2^-53` of `|e| + |l|`, themselves
-/// at most half an ulp of `s` and of `h`) is far below half an ulp of `x`, which the last
-/// rounding then removes. A value of `f32` is one of `f64`, so the final rounding to the width
-/// gives `x` too.
-pub(crate) fn moved<T: Real, const D: usize>(
-    p: &Point<T, D>,
-    k: &Image<D>,
-    size: &[f64; D],
-    products: Products,
-) -> Option<Point<T, D>> {
-    let mut q = *p;
-    for a in 0..D {
-        if k[a] == 0 {
-            continue;
+impl<const D: usize> Vector<D> {
+    /// `k ∘ size`.
+    pub(crate) fn of(k: &Image<D>, size: &[f64; D], products: Products) -> Self {
+        Vector {
+            pairs: core::array::from_fn(|a| two_product(k[a] as f64, size[a], products)),
         }
-        let (h, l) = offset(k[a], size[a], products);
-        let (s, e) = two_sum(p[a].to_wide(), -h);
-        let x = T::from_wide(s + (e - l));
-        if !x.to_wide().is_finite() {
-            return None;
-        }
-        q[a] = x;
     }
-    Some(q)
+
+    /// `p + v` on each axis, rounded once: with `v = h + l`, `(s, e) = two_sum(p, h)`, then
+    /// `s + (e + l)`, which is `p + v` exactly wherever that is a value of `f64` (the argument
+    /// of the module's documentation, with `−v` for `v`).
+    fn plus(&self, p: impl Fn(usize) -> f64) -> [f64; D] {
+        core::array::from_fn(|a| {
+            let (h, l) = self.pairs[a];
+            let (s, e) = two_sum(p(a), h);
+            s + (e + l)
+        })
+    }
 }
 
-/// `p + k ∘ size` (a body's point moved back into image `k`), rounded once as [`moved`] rounds.
-pub(crate) fn placed<T: Real, const D: usize>(
-    p: &Point<T, D>,
-    k: &Image<D>,
-    size: &[f64; D],
-    products: Products,
-) -> Point<T, D> {
-    let negated: Image<D> = core::array::from_fn(|a| -k[a]);
-    // The negation of an image below 2^53 in magnitude is exact; a point beyond the width's
-    // range becomes infinite, as a rounded sum would.
-    moved(p, &negated, size, products).unwrap_or_else(|| {
-        Point::from(core::array::from_fn(|a| {
-            T::from_wide(p[a].to_wide() + k[a] as f64 * size[a])
-        }))
-    })
+impl<T: Real, const D: usize> Offset<T, D> for Vector<D> {
+    fn pair(&self, axis: usize) -> (f64, f64) {
+        self.pairs[axis]
+    }
+
+    fn place(&self, p: &Point<T, D>) -> Point<T, D> {
+        Point::from(self.plus(|a| p[a].to_wide()).map(T::from_wide))
+    }
+
+    fn place_wide(&self, p: &Point<f64, D>) -> Point<T, D> {
+        Point::from(self.plus(|a| p[a]).map(T::from_wide))
+    }
 }
 
 /// The images whose box (`low..high`, the bodies' box, moved by the image's lattice vector) may
@@ -181,11 +177,15 @@ pub(crate) fn each_image<const D: usize>(
 mod tests {
     use super::*;
     use crate::fused::detected_products;
+    use crate::scene::moved::moved_point;
     use nalgebra::Point2;
 
     #[test]
     fn a_moved_point_is_the_exact_difference_where_that_is_a_value() {
         let products = detected_products();
+        let moved = |p: &Point2<f64>, k: &Image<2>, size: &[f64; 2], products| {
+            moved_point(p, &Vector::of(k, size, products))
+        };
         // 0.1 is no dyadic: 0.1 − 3 · 0.7 rounds; 0.5 − 3 · 0.25 does not.
         let p = Point2::new(0.5f64, 0.1);
         let q = moved(&p, &[3, 0], &[0.25, 0.7], products).unwrap();
@@ -198,9 +198,10 @@ mod tests {
         assert_eq!(q.x, -f64::EPSILON);
         // In f32: the difference is formed in f64, then rounded once.
         let p = Point2::new(1.0f32 + f32::EPSILON, 0.0);
-        let q = moved(&p, &[-1, 0], &[0.75, 1.0], products).unwrap();
+        let back = Vector::of(&[-1, 0], &[0.75, 1.0], products);
+        let q = moved_point(&p, &back).unwrap();
         assert_eq!(q.x, 1.75 + f32::EPSILON);
-        assert_eq!(placed(&q, &[-1, 0], &[0.75, 1.0], products), p);
+        assert_eq!(Offset::place(&back, &q), p);
     }
 
     #[test]

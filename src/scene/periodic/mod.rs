@@ -22,19 +22,24 @@
 //! gives.
 
 mod lattice;
+mod rays;
+mod walk;
 
 use alloc::vec::Vec;
 
 use nalgebra::{Point, SVector};
 use num_traits::Float;
 
+use super::moved::{self, Offset};
 use super::{Body, BodyNearest, Scene, box_of};
 use crate::core::exact::Products;
 use crate::error::{Error, check_finite};
 use crate::fused::detected_products;
+use crate::hit::{Hit, Span};
 use crate::point::PointQuery;
 use crate::real::Real;
 use crate::traits::Cast;
+use lattice::Vector;
 
 pub use lattice::REACH_BOXES;
 
@@ -113,6 +118,29 @@ impl<T: Real, const D: usize> Periodicity<T, D> {
     pub fn axes(&self) -> [bool; D] {
         self.axes
     }
+}
+
+/// A hit in a periodic scene: the body, the image it was hit in, and the hit on the body
+/// translated into that image.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodicHit<T: Real, const D: usize = 3> {
+    /// The body's id.
+    pub body: usize,
+    /// The image the body was hit in.
+    pub image: Image<D>,
+    /// The hit: distance and normal those of the translated body, the point in the medium.
+    pub hit: Hit<T, D>,
+}
+
+/// Where a line crosses one body of a periodic scene in one image.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodicSpan<T: Real, const D: usize = 3> {
+    /// The body's id.
+    pub body: usize,
+    /// The image the body is crossed in.
+    pub image: Image<D>,
+    /// The translated body's span along the line.
+    pub span: Span<T>,
 }
 
 /// The body of a periodic scene nearest to a point: the body, its image, and the answer for the
@@ -235,21 +263,21 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         mut filter: impl FnMut(usize) -> bool,
     ) {
         found.clear();
-        let mut bodies = Vec::new();
-        self.each_image(point, 0.0, |k, q| {
-            self.scene.containing_filtered(q, &mut bodies, &mut filter);
-            found.extend(bodies.iter().map(|&id| (id, *k)));
+        self.each_image(point, 0.0, |k, v| {
+            moved::containing(&self.scene, v, point, &mut filter, |id| {
+                found.push((id, *k))
+            });
         });
         found.sort_unstable();
     }
 
-    /// `visit(k, p − k ∘ size)` for every image `k` whose box may lie within `reach` of `p`, in
+    /// `visit(k, k ∘ size)` for every image `k` whose box may lie within `reach` of `p`, in
     /// increasing `k`.
     fn each_image(
         &self,
         p: &Point<T, D>,
         reach: f64,
-        mut visit: impl FnMut(&Image<D>, &Point<T, D>),
+        mut visit: impl FnMut(&Image<D>, &Vector<D>),
     ) {
         let Some((low, high)) = &self.bounds else {
             return;
@@ -263,9 +291,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
             if lattice::gap(&at, k, (low, high), &self.size) > reach.max(0.0) {
                 return;
             }
-            if let Some(q) = lattice::moved(p, k, &self.size, self.products) {
-                visit(k, &q);
-            }
+            visit(k, &Vector::of(k, &self.size, self.products));
         });
     }
 }
@@ -318,7 +344,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
                 *best = Some((found, *k));
             }
         };
-        if let Some(q) = lattice::moved(point, &centre, &self.size, self.products) {
+        if let Some(q) = moved::moved_point(point, &Vector::of(&centre, &self.size, self.products))
+        {
             ask(&centre, &q, max_distance, &mut best);
         }
         // Every image holds the same bodies: with no limit, none answering in one means none
@@ -328,19 +355,21 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             None if max_distance.to_wide() == f64::INFINITY => return None,
             None => max_distance.to_wide(),
         };
-        self.each_image(point, reach, |k, q| {
+        self.each_image(point, reach, |k, v| {
             if *k == centre {
                 return;
             }
             let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
-            ask(k, q, limit, &mut best);
+            if let Some(q) = moved::moved_point(point, v) {
+                ask(k, &q, limit, &mut best);
+            }
         });
         let (nearest, image) = best?;
         Some(PeriodicNearest {
             body: nearest.body,
             image,
             nearest: BodyNearest {
-                point: lattice::placed(&nearest.point, &image, &self.size, self.products),
+                point: Vector::of(&image, &self.size, self.products).place(&nearest.point),
                 ..nearest
             },
         })
@@ -369,10 +398,12 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             return;
         }
         let mut bodies = Vec::new();
-        self.each_image(point, distance.to_wide(), |k, q| {
-            self.scene
-                .within_filtered(q, distance, &mut bodies, &mut filter);
-            found.extend(bodies.iter().map(|&id| (id, *k)));
+        self.each_image(point, distance.to_wide(), |k, v| {
+            if let Some(q) = moved::moved_point(point, v) {
+                self.scene
+                    .within_filtered(&q, distance, &mut bodies, &mut filter);
+                found.extend(bodies.iter().map(|&id| (id, *k)));
+            }
         });
         found.sort_unstable();
     }

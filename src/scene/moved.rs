@@ -1,0 +1,321 @@
+//! A query's origin moved exactly by an offset, and a scene asked from there: how instances and
+//! periodic images are both answered as if every body had been translated in exact arithmetic.
+//!
+//! A body translated by `v` meets the line `o + t·n` where the body itself meets the line
+//! `(o − v) + t·n`, at the same `t`: the query is the scene's query from the moved origin
+//! `o − v`, and only that subtraction can round. The offset is given on each axis as an exact
+//! pair of `f64`s ([`Offset::pair`]: an instance's offset widened, a lattice vector as its
+//! error-free product), and [`Moved::of`] forms `o − v` with Knuth's two-sum as the pair
+//! `hi + lo` (the second sum's rounding, of the two low parts, is far below the single casts'
+//! targets):
+//!
+//! - where `o − v` is a value of the width (`lo == 0` and `hi` a value of the width), the scene
+//!   is asked with the ray moved there, and its answer (distance, span, normal, body) is the
+//!   untranslated body's own, bit for bit; the hit's point is that answer's point plus `v`,
+//!   rounded once ([`Offset::place`]).
+//! - otherwise raysweep's shapes answer in `f64` (`Cast::moved_cast` and its kin: an `f32`
+//!   shape widened exactly) from `hi`, with `lo` carried into the cores as an origin held apart
+//!   (`crate::cast::Beyond`), each answer within the single casts' precision targets, rounded
+//!   once to the width. A user's shape is asked from the origin rounded to its width. The scene
+//!   is traversed from the rounded origin with its probe grown, as for a sphere cast, by the
+//!   distance between the rounded and the exact origin on any axis: the probe of a ball of that
+//!   radius around the rounded line holds the exact line.
+
+use nalgebra::{Point, SVector, Unit};
+
+use super::Scene;
+use super::probe::{self, F64Probe, on_line};
+use crate::core::exact::two_sum;
+use crate::hit::{Hit, Span};
+use crate::ray::Ray;
+use crate::real::{Real, narrow, widen};
+use crate::traits::{Cast, Sealed};
+
+/// A translation `v`, exact on each axis as a pair of `f64`s.
+pub(crate) trait Offset<T: Real, const D: usize> {
+    /// `v` on `axis` as `(hi, lo)`, `hi + lo` exactly.
+    fn pair(&self, axis: usize) -> (f64, f64);
+
+    /// `p + v`, a point of the untranslated bodies placed among the translated ones, in the
+    /// width.
+    fn place(&self, p: &Point<T, D>) -> Point<T, D>;
+
+    /// `p + v` for a point found in `f64`, rounded to the width.
+    fn place_wide(&self, p: &Point<f64, D>) -> Point<T, D>;
+}
+
+/// An instance's offset: exact in `f64` as it is.
+impl<T: Real, const D: usize> Offset<T, D> for SVector<T, D> {
+    fn pair(&self, axis: usize) -> (f64, f64) {
+        (self[axis].to_wide(), 0.0)
+    }
+
+    fn place(&self, p: &Point<T, D>) -> Point<T, D> {
+        p + self
+    }
+
+    fn place_wide(&self, p: &Point<f64, D>) -> Point<T, D> {
+        Point::from(narrow(&(p.coords + widen(self))))
+    }
+}
+
+/// A query's origin `o` moved to `o − v`.
+enum Moved<T: Real, const D: usize> {
+    /// `o − v` is a value of the width: the ray (or point) moved there.
+    Exact(Point<T, D>),
+    /// It is not: `origin`, the moved origin rounded to the width; `o − v` exactly as
+    /// `wide + lo` in `f64`; and `apart`, at least the distance on any axis from `origin` to it.
+    Rounded {
+        origin: Point<T, D>,
+        wide: Point<f64, D>,
+        lo: SVector<f64, D>,
+        apart: f64,
+    },
+}
+
+impl<T: Real, const D: usize> Moved<T, D> {
+    /// `o − v` by two-sums on each axis, in `f64`; `None` where it lies beyond the width's range
+    /// (no translated body is then within it of `o`).
+    fn of(o: &Point<T, D>, v: &impl Offset<T, D>) -> Option<Self> {
+        let mut exact = true;
+        let mut apart = 0.0f64;
+        let mut origin = *o;
+        let mut wide = Point::<f64, D>::origin();
+        let mut lo = SVector::<f64, D>::zeros();
+        for i in 0..D {
+            let (h, l) = v.pair(i);
+            let (mut hi, mut err) = two_sum(o[i].to_wide(), -h);
+            if l != 0.0 {
+                (hi, err) = two_sum(hi, err - l);
+            }
+            let rounded = T::from_wide(hi);
+            if !rounded.to_wide().is_finite() {
+                return None;
+            }
+            exact &= err == 0.0 && rounded.to_wide() == hi;
+            apart = apart.max((rounded.to_wide() - hi).abs() + err.abs());
+            origin[i] = rounded;
+            wide[i] = hi;
+            lo[i] = err;
+        }
+        Some(if exact {
+            Moved::Exact(origin)
+        } else {
+            Moved::Rounded {
+                origin,
+                wide,
+                lo,
+                // Rounded up, with room for the roundings of the sum.
+                apart: apart * (1.0 + f64::EPSILON * 4.0),
+            }
+        })
+    }
+
+    /// The moved origin rounded to the width, how far apart from the exact one it may be, and,
+    /// where it is not exact, the exact one as `wide + lo`.
+    #[allow(clippy::type_complexity)]
+    fn parts(self) -> (Point<T, D>, f64, Option<(Point<f64, D>, SVector<f64, D>)>) {
+        match self {
+            Moved::Exact(origin) => (origin, 0.0, None),
+            Moved::Rounded {
+                origin,
+                wide,
+                lo,
+                apart,
+            } => (origin, apart, Some((wide, lo))),
+        }
+    }
+}
+
+/// `o − v` rounded to the width (once, where it is not a value of it), or `None` where it lies
+/// beyond the width's range.
+pub(crate) fn moved_point<T: Real, const D: usize>(
+    o: &Point<T, D>,
+    v: &impl Offset<T, D>,
+) -> Option<Point<T, D>> {
+    Moved::of(o, v).map(|moved| moved.parts().0)
+}
+
+/// `hit`, from an untranslated body, among the translated ones: its point placed.
+fn placed<T: Real, const D: usize>(v: &impl Offset<T, D>, hit: Hit<T, D>) -> Hit<T, D> {
+    Hit {
+        point: v.place(&hit.point),
+        ..hit
+    }
+}
+
+/// The wide answer `hit` (in the untranslated bodies' coordinates, `f64`) among the translated
+/// bodies, rounded once to the width: at distance 0 at `ray`'s origin, exactly; `None` where its
+/// distance rounds beyond the width's range.
+fn placed_wide<T: Real, const D: usize>(
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+    hit: Hit<f64, D>,
+) -> Option<Hit<T, D>> {
+    let distance = T::from_wide(hit.distance);
+    if hit.distance == 0.0 {
+        return Some(Hit {
+            distance,
+            point: *ray.origin(),
+            normal: -*ray.dir(),
+        });
+    }
+    distance.to_wide().is_finite().then(|| Hit {
+        distance,
+        point: v.place_wide(&hit.point),
+        normal: Unit::new_unchecked(narrow(hit.normal.as_ref())),
+    })
+}
+
+/// The first hit (`radius` `None`) or ball contact of `ray` over the bodies of `scene` that
+/// `filter` keeps, translated by `v`, up to `limit` (in the working precision, as a body's own
+/// cast takes its `max_distance`), the lowest body on equal distances, and that body's id.
+pub(crate) fn first<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+    radius: Option<T>,
+    limit: T,
+    mut filter: impl FnMut(usize) -> bool,
+) -> Option<(usize, Hit<T, D>)> {
+    match Moved::of(ray.origin(), v)? {
+        Moved::Exact(origin) => {
+            let moved = ray.moved_to(origin);
+            let found = match radius {
+                None => scene.cast_ray_filtered(&moved, limit, filter),
+                Some(r) => scene.cast_sphere_filtered(&moved, r, limit, filter),
+            }?;
+            Some((found.body, placed(v, found.hit)))
+        }
+        Moved::Rounded {
+            origin,
+            wide,
+            lo,
+            apart,
+        } => {
+            let moved = ray.moved_to(origin);
+            let wide_ray = ray.in_f64_from(wide);
+            let cast = |id, body: &S, _| {
+                if !filter(id) {
+                    return None;
+                }
+                let r = radius.map(Real::to_wide);
+                let hit = match body.moved_cast(Sealed(()), &wide_ray, lo, r, limit.to_wide()) {
+                    Some(hit) => placed_wide(v, ray, hit?)?,
+                    None => placed(
+                        v,
+                        match radius {
+                            None => body.cast_ray(&moved, limit),
+                            Some(r) => body.cast_sphere(&moved, r, limit),
+                        }?,
+                    ),
+                };
+                Some((hit.distance.to_wide(), hit))
+            };
+            let grow = radius.map_or(0.0, Real::to_wide) + apart;
+            on_line!(&moved, grow, |line| scene.first(
+                &line,
+                limit.to_wide(),
+                cast
+            ))
+        }
+    }
+}
+
+/// Whether `ray` hits a body of `scene` that `filter` keeps, translated by `v`, at a distance in
+/// `[0, max_distance]`.
+pub(crate) fn hits_any<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+    max_distance: T,
+    mut filter: impl FnMut(usize) -> bool,
+) -> bool {
+    match Moved::of(ray.origin(), v) {
+        None => false,
+        Some(Moved::Exact(origin)) => {
+            scene.hits_any_filtered(&ray.moved_to(origin), max_distance, filter)
+        }
+        Some(Moved::Rounded { .. }) => {
+            first(scene, v, ray, None, max_distance, &mut filter).is_some()
+        }
+    }
+}
+
+/// `found(id, span)` for each body of `scene` that `filter` keeps whose translation by `v` the
+/// line through `ray` crosses, with its span.
+pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+    mut filter: impl FnMut(usize) -> bool,
+    mut found: impl FnMut(usize, Span<T>),
+) {
+    let Some(moved) = Moved::of(ray.origin(), v) else {
+        return;
+    };
+    let (origin, apart, beyond) = moved.parts();
+    let beyond = beyond.map(|(wide, lo)| (ray.in_f64_from(wide), lo));
+    let moved = ray.moved_to(origin);
+    let line = F64Probe::of(&moved, apart);
+    let bodies = scene.bodies();
+    scene.walk(
+        |node| line.crosses(node),
+        |id| {
+            if !filter(id) {
+                return true;
+            }
+            let shape = &bodies[id];
+            let wide = beyond
+                .as_ref()
+                .and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo));
+            let span = match wide {
+                Some(span) => span.map(|s| Span {
+                    enter: T::from_wide(s.enter),
+                    exit: T::from_wide(s.exit),
+                }),
+                None => shape.ray_span(&moved),
+            };
+            if let Some(span) = span {
+                found(id, span);
+            }
+            true
+        },
+    );
+}
+
+/// `found(id)` for each body of `scene` that `filter` keeps whose translation by `v` contains
+/// `point`.
+pub(crate) fn containing<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    point: &Point<T, D>,
+    mut filter: impl FnMut(usize) -> bool,
+    mut found: impl FnMut(usize),
+) {
+    let Some(moved) = Moved::of(point, v) else {
+        return;
+    };
+    let (rounded, _, beyond) = moved.parts();
+    let at: [f64; D] = match &beyond {
+        Some((w, _)) => w.coords.into(),
+        None => core::array::from_fn(|i| rounded[i].to_wide()),
+    };
+    let bodies = scene.bodies();
+    scene.walk(
+        |node| probe::containing::<D, T>(node, &at),
+        |id| {
+            if filter(id) {
+                let shape = &bodies[id];
+                let holds = beyond
+                    .as_ref()
+                    .and_then(|(w, lo)| shape.moved_contains(Sealed(()), w, *lo))
+                    .unwrap_or_else(|| shape.contains(&rounded));
+                if holds {
+                    found(id);
+                }
+            }
+            true
+        },
+    );
+}
