@@ -12,9 +12,10 @@ use crate::bounds::Aabb;
 use crate::core::unit::UNIT_TOLERANCE;
 use crate::error::{Error, check_finite};
 use crate::grid::{Grid, GridCell};
+use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::scene::{BodyNearest, PeriodicNearest, Periodicity};
+use crate::scene::{BodyNearest, PeriodicHit, PeriodicNearest, PeriodicSpan, Periodicity};
 use crate::shape::{Ellipsoid, Sphere};
 
 #[derive(Serialize, Deserialize)]
@@ -207,33 +208,45 @@ impl<T: Real, const D: usize> TryFrom<PeriodicityRepr<T, D>> for Periodicity<T, 
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename = "PeriodicNearest")]
-struct PeriodicNearestRepr<T: Real, const D: usize> {
-    body: usize,
-    image: SVector<i64, D>,
-    nearest: BodyNearest<T, D>,
+/// A periodic answer's form: its image (a `[i64; D]`, which serde takes only for a given `D`)
+/// as a vector, and `From` both ways.
+macro_rules! periodic_repr {
+    ($($ty:ident $repr:ident $name:literal $field:ident: $payload:ty),*) => {$(
+        #[derive(Serialize, Deserialize)]
+        #[serde(rename = $name)]
+        struct $repr<T: Real, const D: usize> {
+            body: usize,
+            image: SVector<i64, D>,
+            $field: $payload,
+        }
+
+        impl<T: Real, const D: usize> From<$ty<T, D>> for $repr<T, D> {
+            fn from(n: $ty<T, D>) -> Self {
+                $repr {
+                    body: n.body,
+                    image: n.image.into(),
+                    $field: n.$field,
+                }
+            }
+        }
+
+        impl<T: Real, const D: usize> From<$repr<T, D>> for $ty<T, D> {
+            fn from(r: $repr<T, D>) -> Self {
+                $ty {
+                    body: r.body,
+                    image: r.image.into(),
+                    $field: r.$field,
+                }
+            }
+        }
+    )*};
 }
 
-impl<T: Real, const D: usize> From<PeriodicNearest<T, D>> for PeriodicNearestRepr<T, D> {
-    fn from(n: PeriodicNearest<T, D>) -> Self {
-        PeriodicNearestRepr {
-            body: n.body,
-            image: n.image.into(),
-            nearest: n.nearest,
-        }
-    }
-}
-
-impl<T: Real, const D: usize> From<PeriodicNearestRepr<T, D>> for PeriodicNearest<T, D> {
-    fn from(r: PeriodicNearestRepr<T, D>) -> Self {
-        PeriodicNearest {
-            body: r.body,
-            image: r.image.into(),
-            nearest: r.nearest,
-        }
-    }
-}
+periodic_repr!(
+    PeriodicHit PeriodicHitRepr "PeriodicHit" hit: Hit<T, D>,
+    PeriodicSpan PeriodicSpanRepr "PeriodicSpan" span: Span<T>,
+    PeriodicNearest PeriodicNearestRepr "PeriodicNearest" nearest: BodyNearest<T, D>
+);
 
 /// `Serialize` and `Deserialize` for `$ty` through `$repr`: serialized as `$repr::from(value)`,
 /// deserialized through `$ty::try_from($repr)`, whose [`Error`] becomes the deserializer's.
@@ -261,5 +274,7 @@ through_repr!(
     Grid GridRepr,
     GridCell GridCellRepr,
     Periodicity PeriodicityRepr,
+    PeriodicHit PeriodicHitRepr,
+    PeriodicSpan PeriodicSpanRepr,
     PeriodicNearest PeriodicNearestRepr
 );

@@ -227,6 +227,14 @@ fn periodic_lattices_and_answers_round_trip_exactly() {
         .unwrap();
     assert_eq!(near.image, [-3, 5, 0]);
     assert_eq!(round_trip(&near), near);
+    let ray = Ray::new(Point3::new(0.6, 0.2, 0.3), Vector3::new(1.0, 0.0, 0.0)).unwrap();
+    let hit = scene.cast_ray(&ray, f64::INFINITY).unwrap();
+    assert_eq!(hit.image, [1, 0, 0]);
+    assert_eq!(round_trip(&hit), hit);
+    let mut spans = Vec::new();
+    scene.ray_spans(&ray, 3.0, &mut spans);
+    assert_eq!(spans.len(), 3);
+    assert_eq!(round_trip(&spans), spans);
     // Through the constructor: a zero period on a repeating axis is refused.
     let bad = r#"{"min":[0,0],"size":[1,0],"axes":[true,true]}"#;
     let err = serde_json::from_str::<Periodicity<f64, 2>>(bad).unwrap_err();
