@@ -36,7 +36,7 @@
 //! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |
-//! | the same point questions in a medium that repeats without end (a periodic box of particles), at any distance, no body copied (rays to come) | [`PeriodicScene`], [`Periodicity`] |
+//! | every question above in a medium that repeats without end (a periodic box of particles, a porous sample's periodic volume), rays that wrap and neighbours at any distance, no body copied | [`PeriodicScene`], [`Periodicity`] |
 //!
 //! # Semantics at the edges
 //!
@@ -150,3 +150,8 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/instances.md")]
 pub struct InstancesDoctests;
+
+/// The code of `docs/periodic.md`, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/periodic.md")]
+pub struct PeriodicDoctests;

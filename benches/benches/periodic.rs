@@ -26,7 +26,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point3, Vector3};
-use raysweep::{PeriodicScene, Periodicity, Real, Scene, Sphere};
+use raysweep::{PeriodicScene, Periodicity, Scene, Sphere};
 use raysweep_benches::{Width, in_cube, p3, rays, rays_in_cube, sphere_cloud, unit_balls};
 
 const BALLS: usize = 100_000;
@@ -145,7 +145,7 @@ fn spans<T: Width>(c: &mut Criterion, width: &str) {
     let plain: Scene<T, 3, Sphere<T>> = Scene::new(unit_balls::<T>(&explicit));
     let mut rng = StdRng::seed_from_u64(0x5ba7_10e5);
     let slope = 2f64.to_radians().tan();
-    let rays: Vec<_> = (0..SPAN_RAYS)
+    let pairs: Vec<_> = (0..SPAN_RAYS)
         .map(|_| {
             let o = in_cube(&mut rng, side / 4.0);
             let d = [
@@ -156,7 +156,7 @@ fn spans<T: Width>(c: &mut Criterion, width: &str) {
             (o, d)
         })
         .collect();
-    let rays = rays::<T>(&rays);
+    let rays = rays::<T>(&pairs);
     let length = T::of(10.0 * side);
     let (mut found, mut listed) = (Vec::new(), Vec::new());
     let (mut periodic_count, mut plain_count) = (0, 0);

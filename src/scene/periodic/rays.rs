@@ -225,9 +225,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     /// bodies.
     fn walk(&self, ray: &Ray<T, D>, radius: f64) -> Option<Walk<'_, D>> {
         let (low, high) = self.bounds.as_ref()?;
+        let dir: [f64; D] = core::array::from_fn(|a| ray.dir()[a].to_wide());
         Some(Walk {
             origin: core::array::from_fn(|a| ray.origin()[a].to_wide()),
-            dir: core::array::from_fn(|a| ray.dir()[a].to_wide()),
+            dir,
+            inverse: dir.map(|d| 1.0 / d),
             low: core::array::from_fn(|a| low[a] - radius),
             high: core::array::from_fn(|a| high[a] + radius),
             size: &self.size,

@@ -34,9 +34,10 @@ use crate::scene::periodic::REACH_BOXES;
 
 /// A ray (or a moving ball) in `f64`, and the lattice it walks.
 pub(crate) struct Walk<'a, const D: usize> {
-    /// The ray's origin and its unit direction.
+    /// The ray's origin, its unit direction and the direction's reciprocals.
     pub origin: [f64; D],
     pub dir: [f64; D],
+    pub inverse: [f64; D],
     /// The bodies' box, grown by the ball's radius.
     pub low: [f64; D],
     pub high: [f64; D],
@@ -91,7 +92,10 @@ impl<const D: usize> Walk<'_, D> {
             };
         }
         let (near, far) = if d > 0.0 { (low, high) } else { (high, low) };
-        let (enter, exit) = ((near - o) / d, (far - o) / d);
+        // The reciprocal's and the product's roundings, `2^-52` relative, are far below the
+        // scaling that follows.
+        let inverse = self.inverse[a];
+        let (enter, exit) = ((near - o) * inverse, (far - o) * inverse);
         let down = |t: f64| {
             t * if t > 0.0 {
                 1.0 - self.slack
@@ -137,16 +141,21 @@ impl<const D: usize> Walk<'_, D> {
         let not_left = |k: i64| self.times(a, k).1 >= 0.0;
         // Each end cut by the time that grows towards it: the exit below and the entry above
         // for a coordinate that grows along the ray, the other way round for one that falls.
-        let keeps = |k: i64| match step {
-            1 => (not_left(k), entered(k)),
-            -1 => (entered(k), not_left(k)),
-            _ => (entered(k) && not_left(k), entered(k) && not_left(k)),
+        let keeps_first = |k: i64| match step {
+            1 => not_left(k),
+            -1 => entered(k),
+            _ => entered(k) && not_left(k),
+        };
+        let keeps_last = |k: i64| match step {
+            1 => entered(k),
+            -1 => not_left(k),
+            _ => entered(k) && not_left(k),
         };
         let (mut first, mut last) = (lower, upper);
-        while first <= last && !keeps(first).0 {
+        while first <= last && !keeps_first(first) {
             first += 1;
         }
-        while last >= first && !keeps(last).1 {
+        while last >= first && !keeps_last(last) {
             last -= 1;
         }
         if first > last {
