@@ -19,6 +19,7 @@ from __future__ import annotations
 from ._grid import Grid
 from ._impact import sphere_time_of_impact
 from ._instances import InstancedScene
+from ._periodic import PeriodicScene
 from ._raysweep import __version__
 from ._results import (
     Bodies,
@@ -28,6 +29,10 @@ from ._results import (
     InstanceHits,
     InstanceSpans,
     Nearest,
+    PeriodicBodies,
+    PeriodicHits,
+    PeriodicNearest,
+    PeriodicSpans,
     Spans,
     Walk,
 )
@@ -45,6 +50,11 @@ __all__ = [
     "InstanceSpans",
     "InstancedScene",
     "Nearest",
+    "PeriodicBodies",
+    "PeriodicHits",
+    "PeriodicNearest",
+    "PeriodicScene",
+    "PeriodicSpans",
     "Scene",
     "Spans",
     "Spheres",

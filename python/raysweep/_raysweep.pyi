@@ -87,6 +87,50 @@ class _Scene:
         threads: Optional[int],
     ) -> tuple[np.ndarray, np.ndarray]: ...
 
+class _PeriodicScene:
+    def __init__(self, scene: _Scene, min: np.ndarray, size: np.ndarray, axes: list[bool]) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def dim(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def hierarchy_bytes(self) -> int: ...
+    def cast_rays(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
+    ) -> tuple[np.ndarray, ...]: ...
+    def hits_any(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> np.ndarray: ...
+    def spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, ...]: ...
+    def containing(
+        self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, ...]: ...
+    def nearest(
+        self, points: np.ndarray, max_distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def within(
+        self, points: np.ndarray, distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, ...]: ...
+
 class _InstancedScene:
     def __init__(self, scenes: list[_Scene], scene_of: np.ndarray, offsets: np.ndarray) -> None: ...
     def __len__(self) -> int: ...

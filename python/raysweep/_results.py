@@ -273,3 +273,85 @@ class InstanceBodies(NamedTuple):
         """Per-row sums of ``values`` (one per entry); 0 for an empty row. Summed in float64 in
         entry order; float64."""
         return _sum(self.offsets, values, np.dtype(np.float64))
+
+
+class PeriodicHits(NamedTuple):
+    """First hits in a periodic scene, one per ray: a miss has ``distance = inf``, ``body = -1``,
+    ``image`` -1 on every axis and NaN ``point`` and ``normal``."""
+
+    #: ``(n,)``: how far each ray travels along its unit direction to the hit.
+    distance: Floats
+    #: ``(n,)`` ``int64``: the body hit.
+    body: Ints
+    #: ``(n, D)`` ``int64``: the image it was hit in (the body translated by ``image * size``).
+    image: Ints
+    #: ``(n, D)``: the contact point, in the medium.
+    point: Floats
+    #: ``(n, D)``: the body's outward unit normal there.
+    normal: Floats
+
+
+class PeriodicSpans(NamedTuple):
+    """Where each segment crosses the bodies of a periodic scene, in CSR form, sorted by
+    ``enter``, then ``(body, image)``."""
+
+    #: ``(n + 1,)`` ``int64``.
+    offsets: Ints
+    #: ``int64``.
+    body: Ints
+    #: ``(m, D)`` ``int64``: the image of the body crossed.
+    image: Ints
+    #: Where the segment enters the body.
+    enter: Floats
+    #: Where it leaves it.
+    exit: Floats
+
+    def row(self, i: int) -> tuple[Ints, Ints, Floats, Floats]:
+        """Row ``i``'s ``(body, image, enter, exit)``."""
+        at = _row(self.offsets, i)
+        return self.body[at], self.image[at], self.enter[at], self.exit[at]
+
+    def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
+        """Per-row sums of ``exit - enter``, or of ``values`` (one per span); 0 for an empty
+        row. Summed in float64 in entry order, rounded once to the width."""
+        width = self.enter.dtype
+        if values is None:
+            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
+        return _sum(self.offsets, values, width)
+
+
+class PeriodicBodies(NamedTuple):
+    """``(body, image)`` pairs per point, in CSR form, in increasing order."""
+
+    #: ``(n + 1,)`` ``int64``.
+    offsets: Ints
+    #: ``int64``.
+    body: Ints
+    #: ``(m, D)`` ``int64``.
+    image: Ints
+
+    def row(self, i: int) -> tuple[Ints, Ints]:
+        """Row ``i``'s ``(body, image)``."""
+        at = _row(self.offsets, i)
+        return self.body[at], self.image[at]
+
+    def sum(self, values: npt.ArrayLike) -> Floats:
+        """Per-row sums of ``values`` (one per entry); 0 for an empty row. Summed in float64 in
+        entry order; float64."""
+        return _sum(self.offsets, values, np.dtype(np.float64))
+
+
+class PeriodicNearest(NamedTuple):
+    """The ``(body, image)`` nearest to each point: where there is none within reach, ``body =
+    -1``, ``image`` -1 on every axis, ``signed_distance = inf``, NaN ``point`` and ``normal``."""
+
+    #: ``(n,)`` ``int64``.
+    body: Ints
+    #: ``(n, D)`` ``int64``.
+    image: Ints
+    #: ``(n,)``: negative inside.
+    signed_distance: Floats
+    #: ``(n, D)``: the nearest surface point, in the medium.
+    point: Floats
+    #: ``(n, D)``: the outward unit normal there.
+    normal: Floats

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _arrays
+from ._periodic import PeriodicScene
 from ._raysweep import _Scene
 from ._results import Bodies, Floats, Hits, Ints, Nearest, Spans
 
@@ -107,6 +108,10 @@ class Scene:
     ``float64``), the dimension (2 or 3) from their last axis; ``dtype`` and ``dim`` set them
     for a scene without bodies. A bad body raises ``ValueError`` naming its row.
 
+    With ``period=(min, size)`` (and ``periodic``, which axes repeat: ``None`` for every axis),
+    the bodies stand for the same bodies repeated on the lattice of that box without end: the
+    result is a :class:`PeriodicScene`, whose answers name each body's image too.
+
     >>> import numpy as np
     >>> import raysweep as rs
     >>> scene = rs.Scene(
@@ -125,14 +130,60 @@ class Scene:
     _dtype: np.dtype
     _dim: int
 
-    def __init__(
-        self,
+    # The constructor is `__new__` alone (no `__init__`), so that a type checker takes its
+    # overloads: a `Scene`, or with a period a `PeriodicScene`.
+    @overload
+    def __new__(
+        cls,
         spheres: Optional[tuple[Any, ...]] = None,
         ellipsoids: Optional[tuple[Any, ...]] = None,
         boxes: Optional[tuple[Any, ...]] = None,
         *,
         dtype: Optional[npt.DTypeLike] = None,
         dim: Optional[int] = None,
+        period: None = None,
+        periodic: None = None,
+    ) -> Scene: ...
+
+    @overload
+    def __new__(  # type: ignore[misc]
+        cls,
+        spheres: Optional[tuple[Any, ...]] = None,
+        ellipsoids: Optional[tuple[Any, ...]] = None,
+        boxes: Optional[tuple[Any, ...]] = None,
+        *,
+        dtype: Optional[npt.DTypeLike] = None,
+        dim: Optional[int] = None,
+        period: tuple[npt.ArrayLike, npt.ArrayLike],
+        periodic: Optional[Sequence[bool]] = None,
+    ) -> PeriodicScene: ...
+
+    def __new__(
+        cls,
+        spheres: Optional[tuple[Any, ...]] = None,
+        ellipsoids: Optional[tuple[Any, ...]] = None,
+        boxes: Optional[tuple[Any, ...]] = None,
+        *,
+        dtype: Optional[npt.DTypeLike] = None,
+        dim: Optional[int] = None,
+        period: Optional[tuple[npt.ArrayLike, npt.ArrayLike]] = None,
+        periodic: Optional[Sequence[bool]] = None,
+    ) -> Any:
+        if period is not None:
+            return PeriodicScene(Scene(spheres, ellipsoids, boxes, dtype=dtype, dim=dim), period, periodic)
+        if periodic is not None:
+            raise ValueError("periodic says which axes of a period repeat: give period=(min, size) too")
+        scene = super().__new__(cls)
+        scene._build(spheres, ellipsoids, boxes, dtype, dim)
+        return scene
+
+    def _build(
+        self,
+        spheres: Optional[tuple[Any, ...]],
+        ellipsoids: Optional[tuple[Any, ...]],
+        boxes: Optional[tuple[Any, ...]],
+        dtype: Optional[npt.DTypeLike],
+        dim: Optional[int],
     ) -> None:
         spheres = None if spheres is None else _pair(spheres, "spheres", (2,))
         ellipsoids = None if ellipsoids is None else _pair(ellipsoids, "ellipsoids", (2, 3))
@@ -170,7 +221,7 @@ class Scene:
 
     @classmethod
     def _wrap(cls, inner: _Scene) -> "Scene":
-        scene = cls.__new__(cls)
+        scene = object.__new__(cls)
         scene._set(inner)
         return scene
 

@@ -13,6 +13,7 @@ mod bodies;
 mod grid;
 mod impact;
 mod instances;
+mod periodic;
 mod queries;
 mod query;
 mod rows;
@@ -24,6 +25,7 @@ fn _raysweep(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<scene::PyScene>()?;
     module.add_class::<grid::PyGrid>()?;
     module.add_class::<instances::PyInstancedScene>()?;
+    module.add_class::<periodic::PyPeriodicScene>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(impact::sphere_time_of_impact, module)?)?;
     Ok(())

@@ -1,8 +1,8 @@
-//! The ray and point queries a scene and an instanced scene share (first hits of rays and of
-//! moving balls, any hit, spans, containing), written once over [`Placed`]: what each answers for
-//! one row, and the ids it names an answer by (a body; an instance and a body). Each query reads
-//! its arguments, runs its rows in blocks ([`crate::rows`]) and hands the columns to numpy: the
-//! ids first, one column each.
+//! The ray and point queries a scene, an instanced scene and a periodic scene share (first hits
+//! of rays and of moving balls, any hit, spans, containing), written once over [`Placed`]: what
+//! each answers for one row, and the ids it names an answer by (a body; an instance and a body;
+//! a body and its image). Each query reads its arguments, runs its rows in blocks
+//! ([`crate::rows`]) and hands the columns to numpy: the ids first, one column each.
 
 use core::convert::Infallible;
 
@@ -10,11 +10,11 @@ use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use raysweep::nalgebra::Point;
-use raysweep::{BodySpan, InstanceSpan, InstancedScene, Ray, Scene};
+use raysweep::{BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSpan, Ray, Scene};
 
 use crate::arrays::{Width, column, table};
 use crate::query::{QueryArgs, Spanned, clip};
-use crate::rows::{Answer, Ids, columns, each, ragged, row_by_row};
+use crate::rows::{Answer, Csr, Ids, columns, each, ragged, row_by_row};
 use crate::scene::Solid;
 
 /// A scene or an instanced scene, as the shared queries ask it.
@@ -38,11 +38,13 @@ pub(crate) trait Placed<T: Width, const D: usize>: Sync {
         keep: impl Fn(usize) -> bool + Copy,
     ) -> Option<Answer<T, D, Self::Ids>>;
     fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool;
-    /// The spans of the line (or of a ball of `radius` moving along it) into `out`.
+    /// The spans of the line (or of a ball of `radius` moving along it) into `out`; `end`,
+    /// where given, the segment's (those beyond it may be left out: they are clipped away).
     fn spans(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
+        end: Option<T>,
         out: &mut Vec<Self::Span>,
         keep: impl Fn(usize) -> bool + Copy,
     );
@@ -83,6 +85,7 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
+        _end: Option<T>,
         out: &mut Vec<BodySpan<T>>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
@@ -136,6 +139,7 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for InstancedScene<T
         &self,
         ray: &Ray<T, D>,
         _radius: Option<T>,
+        _end: Option<T>,
         out: &mut Vec<InstanceSpan<T>>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
@@ -145,6 +149,52 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for InstancedScene<T
         &self,
         p: &Point<T, D>,
         out: &mut Vec<(usize, usize)>,
+        keep: impl Fn(usize) -> bool + Copy,
+    ) {
+        self.containing_filtered(p, out, keep);
+    }
+}
+
+impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for PeriodicScene<T, D, S> {
+    type Ids = (usize, [i64; D]);
+    type Span = PeriodicSpan<T, D>;
+    const OVER: &'static str = "bodies";
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn first(
+        &self,
+        ray: &Ray<T, D>,
+        radius: Option<T>,
+        max: T,
+        keep: impl Fn(usize) -> bool + Copy,
+    ) -> Option<Answer<T, D, (usize, [i64; D])>> {
+        let hit = match radius {
+            None => self.cast_ray_filtered(ray, max, keep),
+            Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
+        };
+        hit.map(|h| ((h.body, h.image), h.hit.distance, h.hit.point, h.hit.normal))
+    }
+    fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
+        self.hits_any_filtered(ray, max, keep)
+    }
+    /// The segment's spans (a whole line crosses infinitely many); the Python class always
+    /// gives `end`.
+    fn spans(
+        &self,
+        ray: &Ray<T, D>,
+        _radius: Option<T>,
+        end: Option<T>,
+        out: &mut Vec<PeriodicSpan<T, D>>,
+        keep: impl Fn(usize) -> bool + Copy,
+    ) {
+        self.ray_spans_filtered(ray, end.unwrap_or(T::INFINITY), out, keep);
+    }
+    fn containing(
+        &self,
+        p: &Point<T, D>,
+        out: &mut Vec<(usize, [i64; D])>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
         self.containing_filtered(p, out, keep);
@@ -234,7 +284,8 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
     let segment = read.segment(rays.len())?;
     let keep = read.keep(placed.count(), Q::OVER)?;
     let (offsets, found) = ragged(&run, rays.len(), |row, out| {
-        placed.spans(&rays.get(row)?, radius.map(|r| r.at(row)), out, keep);
+        let end = segment.as_ref().map(|end| end.at(row));
+        placed.spans(&rays.get(row)?, radius.map(|r| r.at(row)), end, out, keep);
         if let Some(end) = segment {
             clip(out, end.at(row));
         }
@@ -273,20 +324,24 @@ pub(crate) fn containing<T: Width, const D: usize, Q: Placed<T, D>>(
     let (read, run) = args.read::<T>()?;
     let at = read.points::<D>()?;
     let keep = read.keep(placed.count(), Q::OVER)?;
-    let Ok((offsets, found)) = ragged(&run, at.len(), |row, out| {
+    let Ok(found) = ragged(&run, at.len(), |row, out| {
         placed.containing(&at[row], out, keep);
         Ok::<_, Infallible>(())
     })?;
-    let k = <Q::Ids as Ids>::COUNT;
+    csr_ids(run.py(), found)
+}
+
+/// Several ids per row in CSR form: (offsets, ids…).
+pub(crate) fn csr_ids<I: Ids>(py: Python<'_>, (offsets, found): Csr<I>) -> PyResult<Py<PyAny>> {
+    let k = I::COUNT;
     let mut ids = vec![0i64; found.len() * k];
     for (i, &found) in found.iter().enumerate() {
         found.write(&mut ids[i * k..(i + 1) * k]);
     }
-    let py = run.py();
     tuple(
         py,
         vec![column(py, offsets).into_py_any(py)?],
-        id_columns::<Q::Ids>(py, ids),
+        id_columns::<I>(py, ids),
         Vec::new(),
     )
 }

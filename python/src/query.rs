@@ -7,7 +7,7 @@ use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use raysweep::nalgebra::Point;
-use raysweep::{BodySpan, InstanceSpan, Span};
+use raysweep::{BodySpan, InstanceSpan, PeriodicSpan, Span};
 
 use crate::arrays::{PerRow, Rays, Width, per_row, points, slice};
 use crate::rows::Ids;
@@ -205,6 +205,19 @@ impl<T: Width> Spanned<T> for BodySpan<T> {
     }
     fn ids(&self) -> usize {
         self.body
+    }
+}
+
+impl<T: Width, const D: usize> Spanned<T> for PeriodicSpan<T, D> {
+    type Ids = (usize, [i64; D]);
+    fn span(&mut self) -> &mut Span<T> {
+        &mut self.span
+    }
+    fn enter(&self) -> T {
+        self.span.enter
+    }
+    fn ids(&self) -> (usize, [i64; D]) {
+        (self.body, self.image)
     }
 }
 

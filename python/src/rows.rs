@@ -189,6 +189,15 @@ impl Ids for (usize, usize) {
     }
 }
 
+/// A body and its image in a periodic scene: `1 + D` ids.
+impl<const D: usize> Ids for (usize, [i64; D]) {
+    const COUNT: usize = 1 + D;
+    fn write(self, out: &mut [i64]) {
+        out[0] = self.0 as i64;
+        out[1..].copy_from_slice(&self.1);
+    }
+}
+
 /// The answers of a query with one answer of fixed size per row, in columns: the ids
 /// ([`Ids::COUNT`] per row), a value, a point and a normal (`D` values each for the last two). A
 /// row without an answer keeps the miss: ids -1, value `+∞`, point and normal NaN.

@@ -8,11 +8,11 @@ import inspect
 import pytest
 
 import raysweep
-from raysweep import _grid, _impact, _instances, _results, _scene
+from raysweep import _grid, _impact, _instances, _periodic, _results, _scene
 
 
 @pytest.mark.parametrize(
-    "module", [raysweep, _grid, _impact, _instances, _results, _scene], ids=lambda m: m.__name__
+    "module", [raysweep, _grid, _impact, _instances, _periodic, _results, _scene], ids=lambda m: m.__name__
 )
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -1,0 +1,285 @@
+"""``raysweep.PeriodicScene``: a scene's bodies repeated on a lattice without end."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _arrays
+from ._raysweep import _PeriodicScene
+from ._results import Floats, Ints, PeriodicBodies, PeriodicHits, PeriodicNearest, PeriodicSpans
+
+
+def _images(columns: Sequence[np.ndarray]) -> Ints:
+    """The image's ``D`` id columns as one ``(n, D)`` array."""
+    return np.stack(columns, axis=1) if len(columns[0]) else np.empty((0, len(columns)), np.int64)
+
+
+class PeriodicScene:
+    """A scene's bodies repeated on a lattice without end: a periodic box of particles, a porous
+    sample's periodic representative volume, a reactor lattice. Image ``k`` (an integer vector,
+    zero on the axes that do not repeat) holds every body translated by ``k * size`` exactly,
+    and every query answers what the loop over every ``(body, image)`` pair answers against those
+    bodies: the first hit with the lowest ``(body, image)`` on equal distances (images compared
+    lexicographically); spans by ``enter``, then ``(body, image)``; ``containing`` and ``within``
+    in increasing ``(body, image)``, at any distance (beyond half the box too). No body is
+    copied, whatever the distance asked or the segment's length. Every answer names its image
+    in an ``image`` column of shape ``(n, D)`` (``int64``).
+
+    ``rs.Scene(..., period=(min, size), periodic=None)`` builds one from bodies as
+    :class:`Scene` takes them; ``PeriodicScene(scene, period, periodic)`` from a scene's bodies
+    as they are now. ``min`` and ``size`` have ``D`` entries each (the box ``min..min + size``;
+    ``min`` places the lattice of boxes, it does not move the bodies), finite, ``size`` above 0
+    on every repeating axis; ``periodic``: ``D`` booleans, which axes repeat (``None``: every
+    axis). A ray is followed at most ``2**20`` boxes along each axis from its origin's
+    (``docs/periodic.md``).
+
+    >>> import raysweep as rs
+    >>> box = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+    >>> hits = box.cast_rays([[3.5, 2.0]], [[1.0, 0.0]])
+    >>> hits.distance.tolist(), hits.body.tolist(), hits.image.tolist()
+    ([1.5], [0], [[1, 0]])
+    >>> near = box.within([[0.0, 0.0]], 6.0)  # images beyond half the box
+    >>> len(near.body), near.image.tolist()[:3]
+    (12, [[-2, -1], [-2, 0], [-1, -2]])
+    >>> rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 0.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: period: the period on axis 1 is not strictly positive: 0
+    """
+
+    _inner: _PeriodicScene
+    _scene: Any
+    _min: Floats
+    _size: Floats
+    _axes: tuple[bool, ...]
+
+    def __init__(self, scene: Any, period: tuple[npt.ArrayLike, npt.ArrayLike], periodic: Optional[Sequence[bool]] = None) -> None:
+        from ._scene import Scene
+
+        if not isinstance(scene, Scene):
+            raise ValueError(f"scene is not a raysweep.Scene: {type(scene).__name__}")
+        if not isinstance(period, (tuple, list)) or len(period) != 2:
+            raise ValueError("period must be a pair (min, size) of arrays of D values")
+        dim, width = scene.dim, scene.dtype
+        lo = _arrays.as_array(period[0], width, "period min")
+        size = _arrays.as_array(period[1], width, "period size")
+        for name, array in (("period min", lo), ("period size", size)):
+            if array.shape != (dim,):
+                raise ValueError(f"{name} must have shape ({dim},): it has {array.shape}")
+        axes = (True,) * dim if periodic is None else tuple(periodic)
+        if len(axes) != dim or not all(isinstance(a, (bool, np.bool_)) for a in axes):
+            raise ValueError(f"periodic must be {dim} booleans, or None for every axis: {periodic!r}")
+        self._scene = Scene._wrap(scene._inner.snapshot())
+        self._inner = _PeriodicScene(self._scene._inner, lo, size, [bool(a) for a in axes])
+        self._min, self._size, self._axes = lo, size, tuple(bool(a) for a in axes)
+
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __repr__(self) -> str:
+        return (
+            f"raysweep.PeriodicScene({len(self)} bodies, dim={self.dim}, dtype={self.dtype.name}, "
+            f"size={self._size.tolist()}, periodic={list(self._axes)})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PeriodicScene, (self._scene, (self._min, self._size), self._axes))
+
+    @property
+    def dim(self) -> int:
+        """The dimension: 2 or 3."""
+        return self._scene.dim
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The width: ``float32`` or ``float64``."""
+        return self._scene.dtype
+
+    @property
+    def scene(self) -> Any:
+        """The bodies as a plain :class:`Scene` (image zero), as they were when this one was
+        built."""
+        return self._scene
+
+    @property
+    def period(self) -> tuple[Floats, Floats]:
+        """``(min, size)``: the box the lattice is drawn from."""
+        return self._min.copy(), self._size.copy()
+
+    @property
+    def periodic(self) -> tuple[bool, ...]:
+        """Which axes repeat."""
+        return self._axes
+
+    @property
+    def hierarchy_bytes(self) -> int:
+        """The memory the hierarchy over the bodies holds, in bytes (one, whatever the
+        distances asked)."""
+        return self._inner.hierarchy_bytes
+
+    def _rays(self, origins: npt.ArrayLike, directions: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        return _arrays.rays(origins, directions, self.dtype, self.dim)
+
+    def _points(self, points: npt.ArrayLike) -> np.ndarray:
+        return _arrays.rows(points, self.dtype, self.dim, "points")
+
+    def _hits(self, found: tuple) -> PeriodicHits:
+        d = self.dim
+        return PeriodicHits(found[0], found[1], _images(found[2 : 2 + d]), found[2 + d], found[3 + d])
+
+    def cast_rays(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicHits:
+        """The first ``(body, image)`` each ray hits within ``max_distance`` (a scalar or one per
+        ray), as :meth:`Scene.cast_rays`; a ray along a channel that misses every body ends
+        ``2**20`` boxes out with a miss.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0, 0.0]], [0.5]), period=([0.0] * 3, [2.0] * 3))
+        >>> hits = lattice.cast_rays([[0.0, 0.0, 1.0], [0.0, 1.0, 1.0]], [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+        >>> hits.body.tolist(), hits.distance.tolist()
+        ([-1, -1], [inf, inf])
+        >>> lattice.cast_rays([[1.0, 0.0, 0.0]], [[1.0, 0.0, 0.0]]).image.tolist()
+        [[1, 0, 0]]
+        """
+        o, d = self._rays(origins, directions)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.cast_rays(o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return self._hits(found)
+
+    def cast_spheres(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicHits:
+        """The first ``(body, image)`` a ball of ``radius`` moving along each ray touches within
+        ``max_distance``, as :meth:`Scene.cast_spheres`.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0]], [0.5]), period=([0.0, 0.0], [2.0, 2.0]))
+        >>> hits = lattice.cast_spheres([[1.0, 1.0]], [[1.0, 0.0]], 0.75)
+        >>> hits.distance.tolist(), hits.image.tolist()
+        ([0.25], [[1, 0]])
+        """
+        o, d = self._rays(origins, directions)
+        r = _arrays.per_row(radius, self.dtype, "radius")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.cast_rays(
+            o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r
+        )
+        return self._hits(found)
+
+    def hits_any(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> npt.NDArray[np.bool_]:
+        """Whether each ray hits any ``(body, image)`` within ``max_distance``.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0]], [0.5]), period=([0.0, 0.0], [2.0, 2.0]))
+        >>> lattice.hits_any([[1.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]]).tolist()
+        [False, True]
+        """
+        o, d = self._rays(origins, directions)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        return self._inner.hits_any(o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+
+    def ray_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicSpans:
+        """Every ``(body, image)`` the segment ``[0, max_distance]`` of each ray crosses (a
+        scalar or one per ray, required: a whole line crosses infinitely many), each span
+        clamped to the segment, in CSR form: chords that wrap through any number of boxes, none
+        trimmed at the box's faces.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+        >>> spans = lattice.ray_spans([[0.0, 2.0]], [[1.0, 0.0]], 10.0)
+        >>> spans.image[:, 0].tolist(), spans.enter.tolist(), spans.exit.tolist()
+        ([0, 1, 2], [1.0, 5.0, 9.0], [3.0, 7.0, 10.0])
+        """
+        o, d = self._rays(origins, directions)
+        end = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        k = self.dim
+        return PeriodicSpans(found[0], found[1], _images(found[2 : 2 + k]), found[2 + k], found[3 + k])
+
+    def containing(
+        self, points: npt.ArrayLike, mask: Optional[npt.ArrayLike] = None, threads: Optional[int] = None
+    ) -> PeriodicBodies:
+        """The ``(body, image)`` pairs containing each point (boundaries included), in CSR form.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0]], [1.0]), period=([0.0, 0.0], [2.0, 2.0]))
+        >>> lattice.containing([[1.0, 0.0]]).image.tolist()
+        [[0, 0], [1, 0]]
+        """
+        found = self._inner.containing(self._points(points), _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return PeriodicBodies(found[0], found[1], _images(found[2:]))
+
+    def nearest(
+        self,
+        points: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicNearest:
+        """The ``(body, image)`` nearest to each point (the smallest signed distance, then the
+        lowest ``(body, image)``) among those within ``max_distance``, as :meth:`Scene.nearest`.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+        >>> near = lattice.nearest([[3.5, 3.5]])
+        >>> near.body.tolist(), near.image.tolist(), round(float(near.signed_distance[0]), 6)
+        ([0], [[1, 1]], -0.292893)
+        """
+        p = self._points(points)
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.nearest(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        ids, value, point, normal = found
+        d = self.dim
+        rows = ids.reshape(-1, 1 + d)
+        return PeriodicNearest(rows[:, 0].copy(), rows[:, 1:].copy(), value, point, normal)
+
+    def within(
+        self,
+        points: npt.ArrayLike,
+        distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicBodies:
+        """The ``(body, image)`` pairs whose signed distance from each point is at most
+        ``distance`` (a scalar or one per point), at any distance, beyond half the box too, in
+        CSR form, in increasing ``(body, image)``. Each image in reach is one query of the
+        bodies, so the time grows as ``(2 * distance / size) ** D``.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[0.0, 0.0]], [0.25]), period=([0.0, 0.0], [1.0, 1.0]))
+        >>> len(lattice.within([[0.5, 0.5]], 2.0).body)
+        16
+        """
+        p = self._points(points)
+        reach = _arrays.per_row(distance, self.dtype, "distance")
+        found = self._inner.within(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return PeriodicBodies(found[0], found[1], _images(found[2:]))
