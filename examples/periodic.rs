@@ -179,12 +179,12 @@ fn main() -> Result<ExitCode, Error> {
         if i < 3 {
             // The loop over every (body, image) pair within 3 boxes.
             let mut want = Vec::new();
-            for j in 0..balls {
+            for (j, other) in centres.iter().enumerate() {
                 for k in (-3..=3)
                     .flat_map(|x| (-3..=3).flat_map(move |y| (-3..=3).map(move |z| [x, y, z])))
                 {
                     let q = Point3::from(Vector3::from_fn(|a, _| c[a] - k[a] as f64 * SIDE));
-                    if (q - Point3::from(centres[j])).norm() - RADIUS <= reach - RADIUS {
+                    if (q - Point3::from(*other)).norm() - RADIUS <= reach - RADIUS {
                         want.push((j, k));
                     }
                 }
