@@ -5,9 +5,9 @@
 //! A point `p` is as far from a body translated by `v` as `p − v` is from the body itself, so a
 //! query of image `k` is the plain scene's query at `p − v`, and only that subtraction can round.
 //! Each `k[a] · size[a]` is formed exactly as a pair of `f64`s by an error-free product (`f32`
-//! and `f64` sizes alike; `|k| < 2^53` is exact in `f64`): a [`Vector`], which `super::super::moved`
-//! takes as any offset, subtracting it by two-sums (Ogita, Rump and Oishi, "Accurate sum and dot
-//! product", SIAM J. Sci. Comput. 26(6), 2005).
+//! and `f64` sizes alike; `|k| < 2^53` is exact in `f64`): a [`Vector`], which
+//! `crate::scene::moved` takes as any offset, subtracting it by two-sums (Ogita, Rump and Oishi,
+//! "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005).
 //!
 //! Where `p − v` is a value of the width, the moved point is that value exactly, so the answer is
 //! the untranslated body's own, bit for bit. On each axis, with `v = h + l` exactly:

@@ -3,8 +3,9 @@
 //! periodic box or a reactor lattice. Every answer is the one a loop over every `(body, image)`
 //! pair gives against the bodies translated exactly; no body is copied.
 //!
-//! - [`lattice`]: exact lattice vectors, a point moved by one, the images that can reach a
-//!   region.
+//! - [`lattice`]: exact lattice vectors, the images that can reach a region.
+//! - [`walk`]: the images a ray reaches, in the order it reaches their boxes.
+//! - [`rays`]: the casts and spans, each image asked through `super::moved`.
 //! - here: [`Periodicity`], [`PeriodicScene`] and its point queries ([`PeriodicScene::containing`],
 //!   [`PeriodicScene::within`], [`PeriodicScene::nearest`]).
 //!
@@ -12,14 +13,14 @@
 //!
 //! The bodies are held once, in a plain [`Scene`]. Image `k` holds each body translated by
 //! `v = k ∘ size`, and a point `p` is as far from a translated body as `p − v` is from the body:
-//! a query of image `k` is the plain scene's query at `p − v` ([`lattice::moved`], exact where
-//! `p − v` is a value of the width, rounded once otherwise). Which images to ask: those whose
-//! box (the box of all the bodies, moved by `v`) lies within the distance asked of `p`
-//! ([`lattice::ranges`], [`lattice::gap`]); for `nearest`, first the image that puts `p` at the
-//! centre of the bodies' box, whose answer bounds the distance, then every other image whose box
-//! lies within that answer's distance, nearest first. Ties between images go to the lowest
-//! `(body, image)`, images compared lexicographically, as the loop over the pairs in that order
-//! gives.
+//! a query of image `k` is the plain scene's query at `p − v` (`super::moved`: `containing`
+//! exact as the casts are, `within` and `nearest` at `p − v` rounded once where it is not a
+//! value of the width). Which images to ask: those whose box (the box of all the bodies, moved
+//! by `v`) lies within the distance asked of `p` ([`lattice::ranges`], [`lattice::gap`]); for
+//! `nearest`, first the image that puts `p` at the centre of the bodies' box, whose answer
+//! bounds the distance, then every other image whose box lies within that answer's distance.
+//! Ties between images go to the lowest `(body, image)`, images compared lexicographically, as
+//! the loop over the pairs in that order gives.
 
 mod lattice;
 mod rays;

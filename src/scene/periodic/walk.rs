@@ -18,8 +18,8 @@
 //! distance); so an entry is computed below the earliest distance any body of the image can
 //! report, an exit above the latest, with the slab's faces moved out by `4τ` times every
 //! magnitude in the sum (which also holds the sum's own roundings) and the distance scaled by
-//! `1 ∓ 4τ` ([`slack`](crate::scene::node::slack)). An image is never reached late, and one reached early only costs its
-//! query.
+//! `1 ∓ 4τ` ([`slack`](crate::scene::node::slack)). An image is never reached late, and one
+//! reached early only costs its query.
 //!
 //! The walk stops when the next entry lies beyond the caller's limit (the best hit so far, or
 //! the end of the segment), when an axis whose range is empty will never enter another image (an
@@ -29,8 +29,8 @@
 use num_traits::Float;
 
 use super::Image;
+use super::REACH_BOXES;
 use super::lattice::{self, LIMIT};
-use crate::scene::periodic::REACH_BOXES;
 
 /// A ray (or a moving ball) in `f64`, and the lattice it walks.
 pub(crate) struct Walk<'a, const D: usize> {
