@@ -51,6 +51,14 @@ def _sum(offsets: Ints, values: npt.ArrayLike, width: np.dtype, name: str = "val
     return sums.astype(width)
 
 
+def _span_sum(offsets: Ints, enter: Floats, exit: Floats, values: Optional[npt.ArrayLike]) -> Floats:
+    """A span list's per-row sums: of ``exit - enter`` (formed in float64), or of ``values``, in
+    the spans' width."""
+    if values is None:
+        return _sum(offsets, exit.astype(np.float64) - enter, enter.dtype, "lengths")
+    return _sum(offsets, values, enter.dtype)
+
+
 class Hits(NamedTuple):
     """First hits, one per ray: a miss has ``distance = inf``, ``body = -1`` and NaN ``point``
     and ``normal``."""
@@ -102,10 +110,7 @@ class Spans(NamedTuple):
         >>> scene.ray_spans([[0.0, 0.0], [5.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]).sum().tolist()
         [4.0, 0.0]
         """
-        width = self.enter.dtype
-        if values is None:
-            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
-        return _sum(self.offsets, values, width)
+        return _span_sum(self.offsets, self.enter, self.exit, values)
 
 
 class Bodies(NamedTuple):
@@ -191,10 +196,7 @@ class Walk(NamedTuple):
         >>> walk.sum().tolist()
         [2.0]
         """
-        width = self.enter.dtype
-        if values is None:
-            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
-        return _sum(self.offsets, values, width)
+        return _span_sum(self.offsets, self.enter, self.exit, values)
 
 
 class Impacts(NamedTuple):
@@ -248,10 +250,7 @@ class InstanceSpans(NamedTuple):
     def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
         """Per-row sums of ``exit - enter``, or of ``values`` (one per span); 0 for an empty
         row. Summed in float64 in entry order, rounded once to the width."""
-        width = self.enter.dtype
-        if values is None:
-            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
-        return _sum(self.offsets, values, width)
+        return _span_sum(self.offsets, self.enter, self.exit, values)
 
 
 class InstanceBodies(NamedTuple):
@@ -314,10 +313,7 @@ class PeriodicSpans(NamedTuple):
     def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
         """Per-row sums of ``exit - enter``, or of ``values`` (one per span); 0 for an empty
         row. Summed in float64 in entry order, rounded once to the width."""
-        width = self.enter.dtype
-        if values is None:
-            return _sum(self.offsets, self.exit.astype(np.float64) - self.enter, width, "lengths")
-        return _sum(self.offsets, values, width)
+        return _span_sum(self.offsets, self.enter, self.exit, values)
 
 
 class PeriodicBodies(NamedTuple):
