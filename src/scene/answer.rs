@@ -3,8 +3,22 @@
 
 use nalgebra::{Point, SVector, Unit};
 
+use core::cmp::Ordering;
+
 use crate::hit::{Hit, Span};
 use crate::real::Real;
+
+/// Sorts a scene's spans as its span queries list them: by `enter` (by value: `-0.0` and `0.0`
+/// are the same), then by what names the body (`key` gives both).
+pub(crate) fn sort_by_entry<A, T: Real, I: Ord>(spans: &mut [A], key: impl Fn(&A) -> (T, I)) {
+    spans.sort_unstable_by(|a, b| {
+        let ((ea, ia), (eb, ib)) = (key(a), key(b));
+        ea.to_wide()
+            .partial_cmp(&eb.to_wide())
+            .unwrap_or(Ordering::Equal)
+            .then(ia.cmp(&ib))
+    });
+}
 
 /// A hit in a scene: the body's id (its index in the scene's bodies) and its hit.
 #[derive(Clone, Copy, Debug, PartialEq)]

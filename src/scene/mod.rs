@@ -45,7 +45,7 @@ pub use periodic::{
 };
 
 use alloc::vec::Vec;
-use core::cmp::Ordering;
+use answer::sort_by_entry;
 
 use nalgebra::Point;
 
@@ -592,12 +592,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                 true
             },
         );
-        spans.sort_unstable_by(|a, b| {
-            let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
-            ea.partial_cmp(&eb)
-                .unwrap_or(Ordering::Equal)
-                .then(a.body.cmp(&b.body))
-        });
+        sort_by_entry(spans, |s| (s.span.enter, s.body));
     }
 
     /// Whether `hits` holds for a body `filter` keeps whose child `line` meets with an entry of

@@ -26,9 +26,9 @@
 //! [`slack`]` = 4τ` times `‖v‖ + |bᵢ|`, rounded outward: it holds every such point, and the
 //! roundings of the sum with a wide margin.
 
+use super::answer::sort_by_entry;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 use core::fmt;
 
 use nalgebra::{Point, SVector};
@@ -339,12 +339,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
                 true
             },
         );
-        spans.sort_unstable_by(|a, b| {
-            let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
-            ea.partial_cmp(&eb)
-                .unwrap_or(Ordering::Equal)
-                .then((a.instance, a.body).cmp(&(b.instance, b.body)))
-        });
+        sort_by_entry(spans, |s| (s.span.enter, (s.instance, s.body)));
     }
 
     /// The `(instance, body)` pairs whose translated body contains `point` (the surface counts),

@@ -17,6 +17,7 @@ use crate::cast::each_ray;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
+use crate::scene::answer::sort_by_entry;
 use crate::scene::moved;
 use crate::scene::node::slack;
 use crate::traits::Cast;
@@ -176,12 +177,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
             moved::spans(&self.scene, &v, ray, &mut filter, found);
             Some(max)
         });
-        spans.sort_unstable_by(|a, b| {
-            let (ea, eb) = (a.span.enter.to_wide(), b.span.enter.to_wide());
-            ea.partial_cmp(&eb)
-                .unwrap_or(Ordering::Equal)
-                .then((a.body, a.image).cmp(&(b.body, b.image)))
-        });
+        sort_by_entry(spans, |s| (s.span.enter, (s.body, s.image)));
     }
 
     /// `hits[i]` is exactly [`PeriodicScene::cast_ray`]`(&rays[i], max_distance)`.
@@ -279,7 +275,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
                 let better = best.as_ref().is_none_or(|(b, image, found)| {
                     key(body, k, &hit).partial_cmp(&key(*b, image, found)) == Some(Ordering::Less)
                 });
-                if better && hit.distance.to_wide() <= so_far {
+                if better {
                     best = Some((body, *k, hit));
                 }
             }
