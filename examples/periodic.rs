@@ -19,12 +19,12 @@
 //! if a mean is more than five of them from its closed form.
 //!
 //! The pair distribution `g(d)` of the centres, from `PeriodicScene::within` around each centre
-//! out to nearly `2L` (almost four times what a minimum-image, half-box cutoff allows), over the
-//! other centres' images: zero below contact (`d < 2r`), then tending to 1; the example fails
-//! unless it is zero below contact and within five statistical errors of 1 averaged over
-//! `[1.5L, 1.975L]`.
-//! For a few centres the pairs `within` lists are checked against the loop over every
-//! `(body, image)` pair.
+//! out to `2L` (four times what a minimum-image, half-box cutoff allows), over the other centres'
+//! images: zero below contact (`d < 2r`), then tending to 1; the example fails unless it is zero
+//! below contact and within five statistical errors of 1 averaged over `[1.5L, 2L]`. Each
+//! centre's own images lie at exactly `L`, `√2·L`, `√3·L` and `2L`: all 32 must be listed with
+//! the ball itself, the six at exactly the distance asked too. For a few centres the pairs `within` lists are checked
+//! against the loop over every `(body, image)` pair.
 //!
 //! `cargo run --release --example periodic [BALLS] [RAYS]` (defaults 400 and 4000).
 //! `python python/examples/periodic.py` does the same from Python.
@@ -46,10 +46,9 @@ const SIDE: f64 = 20.0;
 const WALK: f64 = 40.0;
 /// Batches of rays for the statistical errors.
 const BATCHES: usize = 32;
-/// How far the pair distribution reaches, in box lengths: short of two, where a centre's own
-/// images lie exactly (at `2L`) and a distance rounded once decides whether they are within it
-/// (`docs/periodic.md`).
-const REACH: f64 = 1.975;
+/// How far the pair distribution reaches, in box lengths: two, where each centre's own images
+/// along the axes lie exactly (`within` lists them, whatever the centre's coordinates).
+const REACH: f64 = 2.0;
 
 /// `n` centres in the box `[0, SIDE)³` by random sequential addition: each at least `2r` from
 /// every image of every centre before it.
@@ -160,6 +159,11 @@ fn main() -> Result<ExitCode, Error> {
     for (i, c) in centres.iter().enumerate() {
         // A centre within `reach` of `c`: its ball within `reach − r`.
         scene.within(&Point3::from(*c), reach - RADIUS, &mut found);
+        let own = found.iter().filter(|(j, _)| *j == i).count();
+        if own != 33 {
+            println!("  centre {i}: {own} of its own images listed, not 33");
+            ok = false;
+        }
         for &(j, k) in &found {
             // The other centres and their images (a centre's own images sit on its lattice).
             if j == i {
@@ -177,14 +181,18 @@ fn main() -> Result<ExitCode, Error> {
             }
         }
         if i < 3 {
-            // The loop over every (body, image) pair within 3 boxes.
+            // The loop over every (body, image) pair within 3 boxes, each measured in plain
+            // arithmetic, which decides every pair but those within rounding of the distance
+            // asked: there lie only the centre's own images at exactly 2L, which are within it.
             let mut want = Vec::new();
             for (j, other) in centres.iter().enumerate() {
                 for k in (-3..=3)
                     .flat_map(|x| (-3..=3).flat_map(move |y| (-3..=3).map(move |z| [x, y, z])))
                 {
                     let q = Point3::from(Vector3::from_fn(|a, _| c[a] - k[a] as f64 * SIDE));
-                    if (q - Point3::from(*other)).norm() - RADIUS <= reach - RADIUS {
+                    let d = (q - Point3::from(*other)).norm();
+                    let own_at_reach = j == i && k.iter().map(|x| x * x).sum::<i64>() == 4;
+                    if own_at_reach || d < reach * (1.0 - 1e-12) {
                         want.push((j, k));
                     }
                 }

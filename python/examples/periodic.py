@@ -13,12 +13,14 @@ Rays from random points in random directions walk 40 box lengths through the per
 chords). A phase's mean chord is its length along the segments over the number of its chords
 that start on them (each ball entered starts a solid chord and ends a void one), which the
 segments' ends do not bias. The pair distribution ``g(d)`` of
-the centres comes from ``within`` around each centre out to nearly ``2L``, almost four times what
-a half-box cutoff allows (freud's AABBQuery refuses ``r_max`` beyond half the box).
+the centres comes from ``within`` around each centre out to ``2L``, four times what a half-box
+cutoff allows (freud's AABBQuery refuses ``r_max`` beyond half the box). Each centre's own
+images lie at exactly ``L``, ``sqrt(2) L``, ``sqrt(3) L`` and ``2L``: all 32 must be listed, with
+the ball itself.
 
 The example fails if a mean chord is more than five statistical errors (from 32 batches of rays)
-from its closed form, if any pair of centres is closer than contact, or if ``g`` over ``[1.5L,
-1.975L]`` is more than five errors from 1.
+from its closed form, if any pair of centres is closer than contact, if a centre's own images are
+not all listed, or if ``g`` over ``[1.5L, 2L]`` is more than five errors from 1.
 
     python python/examples/periodic.py [--small]
 """
@@ -37,9 +39,9 @@ RADIUS = 1.0
 SIDE = 20.0
 WALK = 40.0
 BATCHES = 32
-#: How far the pair distribution reaches, in box lengths: short of two, where a centre's own
-#: images lie exactly (at 2L) and a distance rounded once decides whether they are within it.
-REACH = 1.975
+#: How far the pair distribution reaches, in box lengths: two, where each centre's own images
+#: along the axes lie exactly (``within`` lists them, whatever the centre's coordinates).
+REACH = 2.0
 
 
 def packing(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -99,6 +101,10 @@ def main() -> int:
     elapsed = time.perf_counter() - started
     at = np.repeat(np.arange(balls), np.diff(near.offsets))
     other = near.body != at
+    own = np.bincount(at[~other], minlength=balls)
+    if np.any(own != 33):
+        print(f"  own images listed: {np.unique(own)}, not 33 (the ball and 32 images) for every centre")
+        ok = False
     d = np.linalg.norm(centres[near.body] + near.image * SIDE - centres[at], axis=1)[other]
     d = d[d < reach]
     bins = np.linspace(0.0, reach, 80)

@@ -6,20 +6,50 @@ use nalgebra::SVector;
 
 use super::{Nearby, Nearest, point_query};
 use crate::bounds::Aabb;
+use crate::cast::Origin;
+use crate::core::exact::two_sum;
 use crate::core::unit::unit_and_length;
 use crate::real::{Real, widen};
 
 impl<T: Real, const D: usize> Nearby<T, D> for Aabb<T, D> {
-    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D> {
+    fn nearest(&self, p: &SVector<f64, D>, at: impl Origin<D>, k: f64) -> Nearest<D> {
         let min = widen(&self.min().coords) * k;
         let max = widen(&self.max().coords) * k;
-        let clamped = p.sup(&min).inf(&max);
-        if clamped != *p {
+        // `p` less a bound on each axis, with the vector held apart (`(p − b) + lo` from the
+        // exact difference: one rounding of the whole).
+        let lo = at.beyond();
+        let from = |i: usize, bound: f64| match lo {
+            None => p[i] - bound,
+            Some(lo) => {
+                let (hi, err) = two_sum(p[i], -bound);
+                hi + (err + lo[i])
+            }
+        };
+        let below = SVector::<f64, D>::from_fn(|i, _| from(i, min[i]));
+        let above = SVector::<f64, D>::from_fn(|i, _| from(i, max[i]));
+        let outside = SVector::<f64, D>::from_fn(|i, _| {
+            if below[i] < 0.0 {
+                below[i]
+            } else if above[i] > 0.0 {
+                above[i]
+            } else {
+                0.0
+            }
+        });
+        if outside.iter().any(|&x| x != 0.0) {
             let (normal, distance) =
-                unit_and_length(&(p - clamped)).unwrap_or((SVector::zeros(), f64::INFINITY));
+                unit_and_length(&outside).unwrap_or((SVector::zeros(), f64::INFINITY));
             return Nearest {
                 distance,
-                point: clamped,
+                point: SVector::from_fn(|i, _| {
+                    if below[i] < 0.0 {
+                        min[i]
+                    } else if above[i] > 0.0 {
+                        max[i]
+                    } else {
+                        p[i]
+                    }
+                }),
                 normal,
             };
         }
@@ -27,7 +57,7 @@ impl<T: Real, const D: usize> Nearby<T, D> for Aabb<T, D> {
         let mut depth = f64::INFINITY;
         let mut face = (0, false);
         for i in 0..D {
-            for (d, upper) in [(p[i] - min[i], false), (max[i] - p[i], true)] {
+            for (d, upper) in [(below[i], false), (0.0 - above[i], true)] {
                 if d < depth {
                     (depth, face) = (d, (i, upper));
                 }

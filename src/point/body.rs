@@ -24,4 +24,30 @@ impl<T: Real, const D: usize> PointQuery<T, D> for Body<T, D> {
     fn as_wide_body(&self, token: Sealed) -> Option<Body<f64, D>> {
         on_solid!(self, s => s.as_wide_body(token))
     }
+
+    #[doc(hidden)]
+    fn moved_distance(&self, token: Sealed, p: &Point<f64, D>, lo: SVector<f64, D>) -> Option<f64> {
+        on_solid!(self, s => s.moved_distance(token, p, lo))
+    }
+
+    #[doc(hidden)]
+    fn moved_within(
+        &self,
+        token: Sealed,
+        p: &Point<f64, D>,
+        lo: SVector<f64, D>,
+        distance: T,
+    ) -> Option<bool> {
+        on_solid!(self, s => s.moved_within(token, p, lo, distance))
+    }
+
+    #[doc(hidden)]
+    fn moved_closest(
+        &self,
+        token: Sealed,
+        p: &Point<f64, D>,
+        lo: SVector<f64, D>,
+    ) -> Option<(Point<f64, D>, SVector<f64, D>)> {
+        on_solid!(self, s => s.moved_closest(token, p, lo))
+    }
 }

@@ -5,7 +5,7 @@
 use nalgebra::SVector;
 
 use super::{Nearby, Nearest, point_query};
-use crate::cast::unit;
+use crate::cast::{Origin, unit};
 use crate::core::nearest::nearest_point;
 use crate::core::quadratic::Offset;
 use crate::core::unit::unit_and_length;
@@ -17,10 +17,10 @@ use crate::shape::{Ellipsoid, scaled_to_unit};
 const TOLERANCE: f64 = 2.0 * f64::EPSILON;
 
 impl<T: Real, const D: usize> Nearby<T, D> for Ellipsoid<T, D> {
-    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D> {
+    fn nearest(&self, p: &SVector<f64, D>, at: impl Origin<D>, k: f64) -> Nearest<D> {
         let c = widen(&self.center().coords) * k;
         let a = widen(self.semi_axes()) * k;
-        let local = self.rotated_to_local(&Offset::between(p, &c), BASE_PRODUCTS);
+        let local = self.rotated_to_local(&at.offset(Offset::between(p, &c)), BASE_PRODUCTS);
         let inside = scaled_to_unit(&local, &a, BASE_PRODUCTS).power(1.0, BASE_PRODUCTS) <= 0.0;
         let q = nearest_point(&(local.hi() + local.lo()), &a, 0.0, TOLERANCE);
         // Zero on the surface; NaN where the local point overflowed (then [`super::nearest`]

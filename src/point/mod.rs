@@ -14,6 +14,7 @@ mod sphere;
 
 use nalgebra::{Point, SVector, Unit};
 
+use crate::cast::{AtRay, Beyond, Origin};
 use crate::real::{Real, narrow, widen};
 use crate::shape::Body;
 use crate::traits::{Sealed, Shape};
@@ -91,6 +92,45 @@ pub trait PointQuery<T: Real, const D: usize = 3>: Shape<T, D> {
     fn as_wide_body(&self, _: Sealed) -> Option<Body<f64, D>> {
         None
     }
+
+    /// The crate's hook, as [`PointQuery::as_wide_body`]: the signed distance at `p + lo` (`lo`
+    /// held apart exactly, as a periodic image's moved point is), in `f64`. raysweep's shapes
+    /// answer (`Some`) with the shape widened exactly; for any other shape (`None`), a
+    /// [`PeriodicScene`](crate::PeriodicScene) asks the shape at the point rounded to its width
+    /// (`src/scene/moved.rs`).
+    #[doc(hidden)]
+    fn moved_distance(&self, _: Sealed, p: &Point<f64, D>, lo: SVector<f64, D>) -> Option<f64> {
+        let _ = (p, lo);
+        None
+    }
+
+    /// The crate's hook, as [`PointQuery::moved_distance`]: whether the signed distance at
+    /// `p + lo`, rounded to the width, is at most `distance` ([`PointQuery::is_within`]).
+    #[doc(hidden)]
+    fn moved_within(
+        &self,
+        _: Sealed,
+        p: &Point<f64, D>,
+        lo: SVector<f64, D>,
+        distance: T,
+    ) -> Option<bool> {
+        let _ = (p, lo, distance);
+        None
+    }
+
+    /// The crate's hook, as [`PointQuery::moved_distance`]: the surface point nearest to
+    /// `p + lo` and the outward normal there, in `f64`.
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    fn moved_closest(
+        &self,
+        _: Sealed,
+        p: &Point<f64, D>,
+        lo: SVector<f64, D>,
+    ) -> Option<(Point<f64, D>, SVector<f64, D>)> {
+        let _ = (p, lo);
+        None
+    }
 }
 
 /// A nearest surface point in the working precision.
@@ -103,15 +143,24 @@ pub(crate) struct Nearest<const D: usize> {
     pub(crate) normal: SVector<f64, D>,
 }
 
-/// A shape's nearest point in the working precision: `nearest(p, k)` answers for the point `p`
-/// and the shape with every coordinate multiplied by `k`.
+/// A shape's nearest point in the working precision: `nearest(p, at, k)` answers for the point
+/// `p` (plus the vector `at` holds apart, [`Origin`]) and the shape with every coordinate
+/// multiplied by `k`.
 pub(crate) trait Nearby<T: Real, const D: usize> {
-    fn nearest(&self, p: &SVector<f64, D>, k: f64) -> Nearest<D>;
+    fn nearest(&self, p: &SVector<f64, D>, at: impl Origin<D>, k: f64) -> Nearest<D>;
 
-    /// The signed distance alone: `nearest(p, k).distance`, the same bits, for shapes that find
-    /// it faster without the point.
-    fn distance(&self, p: &SVector<f64, D>, k: f64) -> f64 {
-        self.nearest(p, k).distance
+    /// The signed distance alone: `nearest(p, at, k).distance`, the same bits, for shapes that
+    /// find it faster without the point.
+    fn distance(&self, p: &SVector<f64, D>, at: impl Origin<D>, k: f64) -> f64 {
+        self.nearest(p, at, k).distance
+    }
+
+    /// Whether the signed distance at `p` (plus `at`'s vector), rounded to the width, is at most
+    /// `limit`, where a plain estimate decides it without measuring; `None` where it does not
+    /// (every shape that has no such estimate).
+    fn clearly_within(&self, p: &SVector<f64, D>, at: impl Origin<D>, limit: f64) -> Option<bool> {
+        let _ = (p, at, limit);
+        None
     }
 }
 
@@ -168,10 +217,9 @@ impl Measure for f64 {
 /// everything halved (exact) and the distance and point doubled back. Infinite coordinates are
 /// clamped as [`PointQuery`] says.
 fn measured<T: Real, const D: usize, M: Measure>(
-    p: &Point<T, D>,
+    wide: &SVector<f64, D>,
     answer: impl Fn(&SVector<f64, D>, f64) -> M,
 ) -> M {
-    let wide = widen(&p.coords);
     if wide.iter().any(|x| x.is_nan()) {
         return M::NAN;
     }
@@ -191,7 +239,9 @@ pub(crate) fn signed_distance<T: Real, const D: usize>(
     shape: &impl Nearby<T, D>,
     p: &Point<T, D>,
 ) -> T {
-    T::from_wide(measured(p, |q, k| shape.distance(q, k)))
+    T::from_wide(measured::<T, D, _>(&widen(&p.coords), |q, k| {
+        shape.distance(q, AtRay, k)
+    }))
 }
 
 /// [`PointQuery::closest_point`] from a shape's [`Nearby`].
@@ -199,16 +249,59 @@ pub(crate) fn closest_point<T: Real, const D: usize>(
     shape: &impl Nearby<T, D>,
     p: &Point<T, D>,
 ) -> (Point<T, D>, Unit<SVector<T, D>>) {
-    let n: Nearest<D> = measured(p, |q, k| shape.nearest(q, k));
+    let n: Nearest<D> = measured::<T, D, _>(&widen(&p.coords), |q, k| shape.nearest(q, AtRay, k));
     (
         Point::from(narrow::<T, D>(&n.point)),
         Unit::new_normalize(narrow(&n.normal)),
     )
 }
 
+/// [`PointQuery::is_within`] from a shape's [`Nearby`]: its estimate where that decides, its
+/// signed distance elsewhere.
+pub(crate) fn is_within<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<T, D>,
+    distance: T,
+) -> bool {
+    shape
+        .clearly_within(&widen(&p.coords), AtRay, distance.to_wide())
+        .unwrap_or_else(|| signed_distance(shape, p) <= distance)
+}
+
+/// [`PointQuery::moved_distance`] from a shape's [`Nearby`].
+pub(crate) fn moved_distance<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<f64, D>,
+    lo: SVector<f64, D>,
+) -> f64 {
+    measured::<T, D, _>(&p.coords, |q, k| shape.distance(q, Beyond(lo * k), k))
+}
+
+/// [`PointQuery::moved_within`] from a shape's [`Nearby`].
+pub(crate) fn moved_within<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<f64, D>,
+    lo: SVector<f64, D>,
+    distance: T,
+) -> bool {
+    shape
+        .clearly_within(&p.coords, Beyond(lo), distance.to_wide())
+        .unwrap_or_else(|| T::from_wide(moved_distance(shape, p, lo)) <= distance)
+}
+
+/// [`PointQuery::moved_closest`] from a shape's [`Nearby`].
+pub(crate) fn moved_closest<T: Real, const D: usize>(
+    shape: &impl Nearby<T, D>,
+    p: &Point<f64, D>,
+    lo: SVector<f64, D>,
+) -> (Point<f64, D>, SVector<f64, D>) {
+    let n: Nearest<D> = measured::<T, D, _>(&p.coords, |q, k| shape.nearest(q, Beyond(lo * k), k));
+    (Point::from(n.point), n.normal)
+}
+
 /// `PointQuery` for a shape with [`Nearby`].
 macro_rules! point_query {
-    ($(#[$doc:meta])* $shape:ident $(, $($more:tt)*)?) => {
+    ($(#[$doc:meta])* $shape:ident) => {
         $(#[$doc])*
         impl<T: Real, const D: usize> crate::point::PointQuery<T, D> for $shape<T, D> {
             fn signed_distance(&self, p: &nalgebra::Point<T, D>) -> T {
@@ -222,6 +315,10 @@ macro_rules! point_query {
                 crate::point::closest_point(self, p)
             }
 
+            fn is_within(&self, p: &nalgebra::Point<T, D>, distance: T) -> bool {
+                crate::point::is_within(self, p, distance)
+            }
+
             #[doc(hidden)]
             fn as_wide_body(
                 &self,
@@ -230,7 +327,36 @@ macro_rules! point_query {
                 Some(crate::shape::Body::$shape(self.widened()))
             }
 
-            $($($more)*)?
+            #[doc(hidden)]
+            fn moved_distance(
+                &self,
+                _: crate::traits::Sealed,
+                p: &nalgebra::Point<f64, D>,
+                lo: nalgebra::SVector<f64, D>,
+            ) -> Option<f64> {
+                Some(crate::point::moved_distance(self, p, lo))
+            }
+
+            #[doc(hidden)]
+            fn moved_within(
+                &self,
+                _: crate::traits::Sealed,
+                p: &nalgebra::Point<f64, D>,
+                lo: nalgebra::SVector<f64, D>,
+                distance: T,
+            ) -> Option<bool> {
+                Some(crate::point::moved_within(self, p, lo, distance))
+            }
+
+            #[doc(hidden)]
+            fn moved_closest(
+                &self,
+                _: crate::traits::Sealed,
+                p: &nalgebra::Point<f64, D>,
+                lo: nalgebra::SVector<f64, D>,
+            ) -> Option<(nalgebra::Point<f64, D>, nalgebra::SVector<f64, D>)> {
+                Some(crate::point::moved_closest(self, p, lo))
+            }
         }
     };
 }

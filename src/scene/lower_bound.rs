@@ -27,6 +27,9 @@
 //! # The bound
 //!
 //! [`LowerBound`] rounds the point to `f32` (`p'`, within `2^-24·‖p‖ + 2^-150` per coordinate;
+//! a point moved exactly, `hi + lo` with `|lo|` at most half an ulp of `hi` in `f64`
+//! (`src/scene/moved.rs`), is rounded from `hi`, within `(2^-24 + 2^-53)·‖p‖ + 2^-150`, which
+//! the factor of 1.3 below covers;
 //! `sd_G` moves by at most `√D` times that, being 1-Lipschitz) and computes, four children at a
 //! time, each box's signed distance `g` at `p'` in `f32`: outside, the length of the offset past
 //! the box, from its per-axis parts (one rounding each, exact when subnormal), their squares, sum
@@ -93,6 +96,14 @@ impl<const D: usize> LowerBound<D> {
     #[inline]
     pub(crate) fn of<T: Real>(p: &Point<T, D>) -> Self {
         let p: [f32; D] = core::array::from_fn(|i| p[i].to_wide() as f32);
+        Self::spanning::<T>(p, p)
+    }
+
+    /// The bounds for `p`, given in `f64` (a moved point's `hi`, `src/scene/moved.rs`), against
+    /// bodies of width `T`.
+    #[inline]
+    pub(crate) fn of_wide<T: Real>(p: &Point<f64, D>) -> Self {
+        let p: [f32; D] = core::array::from_fn(|i| p[i] as f32);
         Self::spanning::<T>(p, p)
     }
 

@@ -15,12 +15,14 @@
 //! - [`lower_bound`]: a point's signed distance to a node's children's boxes, from below, with
 //!   the argument why a skipped child holds no answer.
 //! - [`proximity`]: the nearest body to a point, and the bodies within a distance of it.
+//! - [`asked`]: the point a proximity query is asked at (a point, or a point moved exactly).
 //! - [`search`]: one nearest search as a state advanced a node at a time, so that batches run
 //!   several side by side.
 //! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
 //! - here: [`Scene`] and its ray queries.
 
 mod answer;
+mod asked;
 mod build;
 mod bulk;
 mod hierarchy;

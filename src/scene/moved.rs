@@ -1,5 +1,6 @@
-//! A query's origin moved exactly by an offset, and a scene asked from there: how instances and
-//! periodic images are both answered as if every body had been translated in exact arithmetic.
+//! A query's origin (or point) moved exactly by an offset, and a scene asked from there: how
+//! instances and periodic images are both answered as if every body had been translated in
+//! exact arithmetic.
 //!
 //! A body translated by `v` meets the line `o + t·n` where the body itself meets the line
 //! `(o − v) + t·n`, at the same `t`: the query is the scene's query from the moved origin
@@ -20,13 +21,23 @@
 //!   is traversed from the rounded origin with its probe grown, as for a sphere cast, by the
 //!   distance between the rounded and the exact origin on any axis: the probe of a ball of that
 //!   radius around the rounded line holds the exact line.
+//!
+//! Point queries go the same way: `containing` through `Cast::moved_contains`, and `within` and
+//! `nearest` through [`PointQuery::moved_distance`] and its kin, the scene's descent bounded at
+//! the moved point as at any point (the bound's margin covers `lo`,
+//! `src/scene/lower_bound.rs`).
 
 use nalgebra::{Point, SVector, Unit};
 
-use super::Scene;
+use alloc::vec::Vec;
+
+use super::asked::Asked;
+use super::lower_bound::LowerBound;
 use super::probe::{self, F64Probe, on_line};
+use super::{BodyNearest, Scene};
 use crate::core::exact::two_sum;
 use crate::hit::{Hit, Span};
+use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
 use crate::traits::{Cast, Sealed};
@@ -129,11 +140,121 @@ impl<T: Real, const D: usize> Moved<T, D> {
 
 /// `o − v` rounded to the width (once, where it is not a value of it), or `None` where it lies
 /// beyond the width's range.
+#[cfg(test)]
 pub(crate) fn moved_point<T: Real, const D: usize>(
     o: &Point<T, D>,
     v: &impl Offset<T, D>,
 ) -> Option<Point<T, D>> {
     Moved::of(o, v).map(|moved| moved.parts().0)
+}
+
+/// A point `p` moved to `p − v` where that is not a value of the width ([`Moved::Rounded`]):
+/// raysweep's shapes measure from `wide + lo`, exactly that point
+/// ([`PointQuery::moved_distance`] and its kin), a user's shape at `rounded`; the nearest
+/// points are placed back by `v`. The hierarchy's bounds are taken at `wide` (rounded to `f32`
+/// as for any point, which moves it less than the bounds' margin allows: `lo` is at most half
+/// an ulp of `wide`, `src/scene/lower_bound.rs`).
+struct MovedPoint<'a, T: Real, const D: usize, V> {
+    rounded: Point<T, D>,
+    wide: Point<f64, D>,
+    lo: SVector<f64, D>,
+    v: &'a V,
+}
+
+impl<T: Real, const D: usize, V> Clone for MovedPoint<'_, T, D, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Real, const D: usize, V> Copy for MovedPoint<'_, T, D, V> {}
+
+impl<T: Real, const D: usize, V: Offset<T, D>> Asked<T, D> for MovedPoint<'_, T, D, V> {
+    fn lower_bound(&self) -> LowerBound<D> {
+        LowerBound::of_wide::<T>(&self.wide)
+    }
+
+    fn is_within<S: PointQuery<T, D>>(&self, body: &S, distance: T) -> bool {
+        body.moved_within(Sealed(()), &self.wide, self.lo, distance)
+            .unwrap_or_else(|| body.is_within(&self.rounded, distance))
+    }
+
+    fn signed_distance<S: PointQuery<T, D>>(&self, body: &S) -> T {
+        body.moved_distance(Sealed(()), &self.wide, self.lo)
+            .map_or_else(|| body.signed_distance(&self.rounded), T::from_wide)
+    }
+
+    fn closest_point<S: PointQuery<T, D>>(&self, body: &S) -> (Point<T, D>, Unit<SVector<T, D>>) {
+        match body.moved_closest(Sealed(()), &self.wide, self.lo) {
+            Some((point, normal)) => (
+                self.v.place_wide(&point),
+                Unit::new_normalize(narrow(&normal)),
+            ),
+            None => {
+                let (point, normal) = body.closest_point(&self.rounded);
+                (self.v.place(&point), normal)
+            }
+        }
+    }
+}
+
+/// Clears `found`, then fills it with the id of every body of `scene` that `filter` keeps whose
+/// translation by `v` lies within `distance` of `point` ([`Scene::within`]), in increasing
+/// order.
+pub(crate) fn within<T: Real, const D: usize, S: PointQuery<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    point: &Point<T, D>,
+    distance: T,
+    found: &mut Vec<usize>,
+    filter: impl FnMut(usize) -> bool,
+) {
+    match Moved::of(point, v) {
+        None => found.clear(),
+        Some(Moved::Exact(q)) => scene.within_filtered(&q, distance, found, filter),
+        Some(Moved::Rounded {
+            origin, wide, lo, ..
+        }) => {
+            let at = MovedPoint {
+                rounded: origin,
+                wide,
+                lo,
+                v,
+            };
+            scene.within_at(&at, distance, found, filter);
+        }
+    }
+}
+
+/// The body of `scene` that `filter` keeps nearest to `point` within `max_distance`
+/// ([`Scene::nearest`]), translated by `v`: its nearest point among the translated bodies.
+pub(crate) fn nearest<T: Real, const D: usize, S: PointQuery<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    point: &Point<T, D>,
+    max_distance: T,
+    filter: impl FnMut(usize) -> bool,
+) -> Option<BodyNearest<T, D>> {
+    match Moved::of(point, v)? {
+        Moved::Exact(q) => {
+            let found = scene.nearest_filtered(&q, max_distance, filter)?;
+            Some(BodyNearest {
+                point: v.place(&found.point),
+                ..found
+            })
+        }
+        Moved::Rounded {
+            origin, wide, lo, ..
+        } => {
+            let at = MovedPoint {
+                rounded: origin,
+                wide,
+                lo,
+                v,
+            };
+            scene.nearest_at(&at, max_distance, filter)
+        }
+    }
 }
 
 /// `hit`, from an untranslated body, among the translated ones: its point placed.

@@ -18,7 +18,7 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
-use super::lower_bound::LowerBound;
+use super::asked::Asked;
 use super::order::{Order, PART, map_each};
 use super::search::Search;
 use super::{BodyNearest, Scene};
@@ -81,6 +81,16 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     pub fn nearest_filtered(
         &self,
         point: &Point<T, D>,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<BodyNearest<T, D>> {
+        self.nearest_at(point, max_distance, filter)
+    }
+
+    /// [`Scene::nearest_filtered`] asked at `point` ([`Asked`]).
+    pub(super) fn nearest_at(
+        &self,
+        point: &impl Asked<T, D>,
         max_distance: T,
         mut filter: impl FnMut(usize) -> bool,
     ) -> Option<BodyNearest<T, D>> {
@@ -267,6 +277,17 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         point: &Point<T, D>,
         distance: T,
         bodies: &mut Vec<usize>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        self.within_at(point, distance, bodies, filter);
+    }
+
+    /// [`Scene::within_filtered`] asked at `point` ([`Asked`]).
+    pub(super) fn within_at(
+        &self,
+        point: &impl Asked<T, D>,
+        distance: T,
+        bodies: &mut Vec<usize>,
         mut filter: impl FnMut(usize) -> bool,
     ) {
         bodies.clear();
@@ -274,12 +295,12 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         if limit.is_nan() {
             return;
         }
-        let lower = LowerBound::of(point);
+        let lower = point.lower_bound();
         let reach = <f32 as Real>::from_wide_up(limit);
         self.sweep(
             |node| lower.within(node, reach).0,
             |id| {
-                if filter(id) && self.bodies[id].is_within(point, distance) {
+                if filter(id) && point.is_within(&self.bodies[id], distance) {
                     bodies.push(id);
                 }
             },

@@ -13,14 +13,15 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
+use super::asked::Asked;
 use super::lower_bound::LowerBound;
 use super::node::{BODY, WIDTH};
 use super::traverse::{Pending, better, descend};
 use super::{BodyNearest, Scene};
 
-/// A search for the body nearest to a point, part way through.
-pub(super) struct Search<T: Real, const D: usize> {
-    point: Point<T, D>,
+/// A search for the body nearest to a point (`P`, [`Asked`]), part way through.
+pub(super) struct Search<T: Real, const D: usize, P = Point<T, D>> {
+    point: P,
     lower: LowerBound<D>,
     max_distance: T,
     /// `max_distance` in `f64`.
@@ -35,17 +36,17 @@ pub(super) struct Search<T: Real, const D: usize> {
     top: usize,
 }
 
-impl<T: Real, const D: usize> Search<T, D> {
+impl<T: Real, const D: usize, P: Asked<T, D>> Search<T, D, P> {
     /// A search from the root; `None` where nothing can answer (a NaN `max_distance`).
     #[inline]
-    pub(super) fn new(point: &Point<T, D>, max_distance: T) -> Option<Self> {
+    pub(super) fn new(point: &P, max_distance: T) -> Option<Self> {
         let max = max_distance.to_wide();
         if max.is_nan() {
             return None;
         }
         Some(Search {
             point: *point,
-            lower: LowerBound::of(point),
+            lower: point.lower_bound(),
             max_distance,
             max,
             best: None,
@@ -86,8 +87,8 @@ impl<T: Real, const D: usize> Search<T, D> {
             body(id) => {
                 let body = &scene.bodies[id];
                 let bar = self.best.map_or(self.max_distance, |(_, bd)| bd);
-                if filter(id) && body.is_within(&self.point, bar) {
-                    let distance = body.signed_distance(&self.point);
+                if filter(id) && self.point.is_within(body, bar) {
+                    let distance = self.point.signed_distance(body);
                     let d = distance.to_wide();
                     let best = self.best.map(|(b, bd)| (b, bd.to_wide()));
                     if d <= self.max && better(best, id, d) {
@@ -119,8 +120,13 @@ const LANES: usize = 4;
 
 impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     /// What [`Scene::nearest`] gives for body `id` at `p`, `d` its signed distance there.
-    pub(super) fn nearest_answer(&self, p: &Point<T, D>, id: usize, d: T) -> BodyNearest<T, D> {
-        let (point, normal) = self.bodies[id].closest_point(p);
+    pub(super) fn nearest_answer(
+        &self,
+        p: &impl Asked<T, D>,
+        id: usize,
+        d: T,
+    ) -> BodyNearest<T, D> {
+        let (point, normal) = p.closest_point(&self.bodies[id]);
         BodyNearest {
             body: id,
             signed_distance: d,

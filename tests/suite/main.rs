@@ -13,6 +13,7 @@ mod impact;
 mod instances;
 mod layers;
 mod periodic;
+mod periodic_precision;
 mod phantom;
 mod point;
 mod precision;

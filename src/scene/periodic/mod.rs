@@ -13,9 +13,9 @@
 //!
 //! The bodies are held once, in a plain [`Scene`]. Image `k` holds each body translated by
 //! `v = k ∘ size`, and a point `p` is as far from a translated body as `p − v` is from the body:
-//! a query of image `k` is the plain scene's query at `p − v` (`super::moved`: `containing`
-//! exact as the casts are, `within` and `nearest` at `p − v` rounded once where it is not a
-//! value of the width). Which images to ask: those whose box (the box of all the bodies, moved
+//! a query of image `k` is the plain scene's query at `p − v` (`super::moved`: where `p − v`
+//! is not a value of the width, the bodies are measured from it held exactly as a pair, as the
+//! casts are). Which images to ask: those whose box (the box of all the bodies, moved
 //! by `v`) lies within the distance asked of `p` ([`lattice::ranges`], [`lattice::gap`]); for
 //! `nearest`, first the image that puts `p` at the centre of the bodies' box, whose answer
 //! bounds the distance, then every other image whose box lies within that answer's distance.
@@ -31,7 +31,7 @@ use alloc::vec::Vec;
 use nalgebra::{Point, SVector};
 use num_traits::Float;
 
-use super::moved::{self, Offset};
+use super::moved;
 use super::{Body, BodyNearest, Scene, box_of};
 use crate::core::exact::Products;
 use crate::error::{Error, check_finite};
@@ -332,8 +332,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             }
         });
         let mut best: Option<(BodyNearest<T, D>, Image<D>)> = None;
-        let mut ask = |k: &Image<D>, q: &Point<T, D>, limit: T, best: &mut Option<_>| {
-            let Some(found) = self.scene.nearest_filtered(q, limit, &mut filter) else {
+        let mut ask = |k: &Image<D>, v: &Vector<D>, limit: T, best: &mut Option<_>| {
+            let Some(found) = moved::nearest(&self.scene, v, point, limit, &mut filter) else {
                 return;
             };
             let key =
@@ -345,10 +345,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
                 *best = Some((found, *k));
             }
         };
-        if let Some(q) = moved::moved_point(point, &Vector::of(&centre, &self.size, self.products))
-        {
-            ask(&centre, &q, max_distance, &mut best);
-        }
+        let v = Vector::of(&centre, &self.size, self.products);
+        ask(&centre, &v, max_distance, &mut best);
         // Every image holds the same bodies: with no limit, none answering in one means none
         // answers in any.
         let reach = match &best {
@@ -357,22 +355,16 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             None => max_distance.to_wide(),
         };
         self.each_image(point, reach, |k, v| {
-            if *k == centre {
-                return;
-            }
-            let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
-            if let Some(q) = moved::moved_point(point, v) {
-                ask(k, &q, limit, &mut best);
+            if *k != centre {
+                let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
+                ask(k, v, limit, &mut best);
             }
         });
         let (nearest, image) = best?;
         Some(PeriodicNearest {
             body: nearest.body,
             image,
-            nearest: BodyNearest {
-                point: Vector::of(&image, &self.size, self.products).place(&nearest.point),
-                ..nearest
-            },
+            nearest,
         })
     }
 
@@ -400,11 +392,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
         }
         let mut bodies = Vec::new();
         self.each_image(point, distance.to_wide(), |k, v| {
-            if let Some(q) = moved::moved_point(point, v) {
-                self.scene
-                    .within_filtered(&q, distance, &mut bodies, &mut filter);
-                found.extend(bodies.iter().map(|&id| (id, *k)));
-            }
+            moved::within(&self.scene, v, point, distance, &mut bodies, &mut filter);
+            found.extend(bodies.iter().map(|&id| (id, *k)));
         });
         found.sort_unstable();
     }
