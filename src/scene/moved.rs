@@ -29,8 +29,6 @@
 
 use nalgebra::{Point, SVector, Unit};
 
-use alloc::vec::Vec;
-
 use super::asked::Asked;
 use super::lower_bound::LowerBound;
 use super::probe::{self, F64Probe, on_line};
@@ -198,20 +196,19 @@ impl<T: Real, const D: usize, V: Offset<T, D>> Asked<T, D> for MovedPoint<'_, T,
     }
 }
 
-/// Clears `found`, then fills it with the id of every body of `scene` that `filter` keeps whose
-/// translation by `v` lies within `distance` of `point` ([`Scene::within`]), in increasing
-/// order.
+/// `found(id)` for every body of `scene` that `filter` keeps whose translation by `v` lies
+/// within `distance` of `point` ([`Scene::within`]), in no particular order.
 pub(crate) fn within<T: Real, const D: usize, S: PointQuery<T, D>>(
     scene: &Scene<T, D, S>,
     v: &impl Offset<T, D>,
     point: &Point<T, D>,
     distance: T,
-    found: &mut Vec<usize>,
     filter: impl FnMut(usize) -> bool,
+    found: impl FnMut(usize),
 ) {
     match Moved::of(point, v) {
-        None => found.clear(),
-        Some(Moved::Exact(q)) => scene.within_filtered(&q, distance, found, filter),
+        None => {}
+        Some(Moved::Exact(q)) => scene.within_at(&q, distance, filter, found),
         Some(Moved::Rounded {
             origin, wide, lo, ..
         }) => {
@@ -221,7 +218,7 @@ pub(crate) fn within<T: Real, const D: usize, S: PointQuery<T, D>>(
                 lo,
                 v,
             };
-            scene.within_at(&at, distance, found, filter);
+            scene.within_at(&at, distance, filter, found);
         }
     }
 }

@@ -279,18 +279,20 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         bodies: &mut Vec<usize>,
         filter: impl FnMut(usize) -> bool,
     ) {
-        self.within_at(point, distance, bodies, filter);
+        bodies.clear();
+        self.within_at(point, distance, filter, |id| bodies.push(id));
+        bodies.sort_unstable();
     }
 
-    /// [`Scene::within_filtered`] asked at `point` ([`Asked`]).
+    /// `found(id)` for each body that [`Scene::within_filtered`] lists at `point` ([`Asked`]),
+    /// in no particular order.
     pub(super) fn within_at(
         &self,
         point: &impl Asked<T, D>,
         distance: T,
-        bodies: &mut Vec<usize>,
         mut filter: impl FnMut(usize) -> bool,
+        mut found: impl FnMut(usize),
     ) {
-        bodies.clear();
         let limit = distance.to_wide();
         if limit.is_nan() {
             return;
@@ -301,11 +303,10 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
             |node| lower.within(node, reach).0,
             |id| {
                 if filter(id) && point.is_within(&self.bodies[id], distance) {
-                    bodies.push(id);
+                    found(id);
                 }
             },
         );
-        bodies.sort_unstable();
     }
 
     /// [`Scene::within`] for many points: clears `offsets` and `bodies`, then the bodies within

@@ -121,9 +121,35 @@ fn bits<T: Real, const D: usize>(
     })
 }
 
+/// Small bodies well inside the box `0..size` (at least 1 from its faces), so that from most
+/// points the neighbouring images' boxes lie beyond the nearest body.
+fn inside<T: Real, const D: usize>(rng: &mut StdRng, size: &SVector<f64, D>) -> Vec<Body<T, D>> {
+    (0..30)
+        .map(|n| {
+            let c = SVector::<f64, D>::from_fn(|a, _| dyadic(rng, 1.5..size[a] - 1.5));
+            if n % 2 == 0 {
+                sphere(c, dyadic(rng, 0.125..0.5)).into()
+            } else {
+                let extent = SVector::<f64, D>::from_fn(|_, _| dyadic(rng, 0.25..1.0));
+                cube(c - extent / 2.0, extent).into()
+            }
+        })
+        .collect()
+}
+
 fn check<T: Real, const D: usize>(seed: u64, size: SVector<f64, D>, axes: [bool; D], shift: f64) {
+    check_with::<T, D>(seed, size, axes, shift, bodies);
+}
+
+fn check_with<T: Real, const D: usize>(
+    seed: u64,
+    size: SVector<f64, D>,
+    axes: [bool; D],
+    shift: f64,
+    bodies: fn(&mut StdRng, &SVector<f64, D>) -> Vec<Body<T, D>>,
+) {
     let rng = &mut StdRng::seed_from_u64(seed);
-    let all = bodies::<T, D>(rng, &size);
+    let all = bodies(rng, &size);
     let period = Periodicity::along(of(SVector::zeros()), size.map(T::from_wide), axes).unwrap();
     let scene = PeriodicScene::new(all.clone(), period);
     let label = format!(
@@ -216,6 +242,12 @@ fn point_queries_equal_the_loop_over_bodies_and_images() {
     // A thousand boxes from the origin (the images' vectors are large, the moved points exact).
     check::<f64, 3>(5, SVector::from([4.0, 4.0, 2.5]), [true; 3], 1000.0);
     check::<f32, 2>(6, SVector::from([3.0, 4.5]), [true; 2], -1000.0);
+    // Small bodies well inside a large box: the images next to the point's are mostly beyond
+    // the nearest body (and asked only where they are not).
+    let large = SVector::from([10.0, 12.0, 9.0]);
+    check_with::<f64, 3>(7, large, [true; 3], 0.0, inside);
+    check_with::<f32, 3>(8, large, [true, false, true], 3.0, inside);
+    check_with::<f64, 2>(9, SVector::from([10.0, 8.0]), [true; 2], -2.0, inside);
 }
 
 #[test]

@@ -129,6 +129,36 @@ fn axis_gap(p: f64, k: i64, low: f64, high: f64, size: f64) -> f64 {
     (below.max(above) - margin).max(0.0)
 }
 
+/// Whether no image but `centre` has its box (`low..high` moved by the image's lattice vector)
+/// within `reach` of `p`: on each repeating axis `a`, `centre[a]` lies within 0.75 of
+/// `k* = (p − middle) / size` and the boxes of `centre[a] ± 1` lie beyond `reach`. The gap on
+/// an axis is the larger of `low + k·size − p`, growing with `k`, and `p − high − k·size`,
+/// falling, which cross at `k*`: it only grows away from `k*`, so every `k[a]` beyond
+/// `centre[a] ± 1` lies farther still, and an image that differs from `centre` on some axis
+/// lies beyond `reach` on that axis alone. A negative `reach` counts as 0: a box that may hold
+/// `p` may hold a body deeper around it.
+pub(crate) fn alone<const D: usize>(
+    p: &[f64; D],
+    centre: &Image<D>,
+    (low, high): (&[f64; D], &[f64; D]),
+    size: &[f64; D],
+    repeats: &[bool; D],
+    reach: f64,
+) -> bool {
+    (0..D).all(|a| {
+        if !repeats[a] {
+            return true;
+        }
+        let middle = 0.5 * (low[a] + high[a]);
+        let k = centre[a] as f64;
+        let gap = |k: i64| axis_gap(p[a], k, low[a], high[a], size[a]);
+        let reach = reach.max(0.0);
+        ((p[a] - middle) / size[a] - k).abs() <= 0.75
+            && gap(centre[a] - 1) > reach
+            && gap(centre[a] + 1) > reach
+    })
+}
+
 /// A lower bound on the distance from `p` to the box `low..high` moved by image `k`'s lattice
 /// vector (`0` where it may hold the point), below the exact one by a margin for the roundings.
 pub(crate) fn gap<const D: usize>(

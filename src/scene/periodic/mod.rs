@@ -354,12 +354,22 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             None if max_distance.to_wide() == f64::INFINITY => return None,
             None => max_distance.to_wide(),
         };
-        self.each_image(point, reach, |k, v| {
-            if *k != centre {
-                let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
-                ask(k, v, limit, &mut best);
-            }
-        });
+        // Where the centre's neighbours lie beyond the answer, every other image does.
+        if !lattice::alone(
+            &at,
+            &centre,
+            (low, high),
+            &self.size,
+            &self.period.axes,
+            reach,
+        ) {
+            self.each_image(point, reach, |k, v| {
+                if *k != centre {
+                    let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
+                    ask(k, v, limit, &mut best);
+                }
+            });
+        }
         let (nearest, image) = best?;
         Some(PeriodicNearest {
             body: nearest.body,
@@ -390,10 +400,10 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
         if distance.to_wide().is_nan() {
             return;
         }
-        let mut bodies = Vec::new();
         self.each_image(point, distance.to_wide(), |k, v| {
-            moved::within(&self.scene, v, point, distance, &mut bodies, &mut filter);
-            found.extend(bodies.iter().map(|&id| (id, *k)));
+            moved::within(&self.scene, v, point, distance, &mut filter, |id| {
+                found.push((id, *k))
+            });
         });
         found.sort_unstable();
     }
