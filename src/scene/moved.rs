@@ -159,6 +159,18 @@ struct MovedPoint<'a, T: Real, const D: usize, V> {
     v: &'a V,
 }
 
+impl<'a, T: Real, const D: usize, V> MovedPoint<'a, T, D, V> {
+    /// The point of [`Moved::Rounded`]'s `origin`, `wide` and `lo`, placed back by `v`.
+    fn new(rounded: Point<T, D>, wide: Point<f64, D>, lo: SVector<f64, D>, v: &'a V) -> Self {
+        MovedPoint {
+            rounded,
+            wide,
+            lo,
+            v,
+        }
+    }
+}
+
 impl<T: Real, const D: usize, V> Clone for MovedPoint<'_, T, D, V> {
     fn clone(&self) -> Self {
         *self
@@ -212,13 +224,12 @@ pub(crate) fn within<T: Real, const D: usize, S: PointQuery<T, D>>(
         Some(Moved::Rounded {
             origin, wide, lo, ..
         }) => {
-            let at = MovedPoint {
-                rounded: origin,
-                wide,
-                lo,
-                v,
-            };
-            scene.within_at(&at, distance, filter, found);
+            scene.within_at(
+                &MovedPoint::new(origin, wide, lo, v),
+                distance,
+                filter,
+                found,
+            );
         }
     }
 }
@@ -242,15 +253,7 @@ pub(crate) fn nearest<T: Real, const D: usize, S: PointQuery<T, D>>(
         }
         Moved::Rounded {
             origin, wide, lo, ..
-        } => {
-            let at = MovedPoint {
-                rounded: origin,
-                wide,
-                lo,
-                v,
-            };
-            scene.nearest_at(&at, max_distance, filter)
-        }
+        } => scene.nearest_at(&MovedPoint::new(origin, wide, lo, v), max_distance, filter),
     }
 }
 

@@ -129,14 +129,41 @@ fn axis_gap(p: f64, k: i64, low: f64, high: f64, size: f64) -> f64 {
     (below.max(above) - margin).max(0.0)
 }
 
+/// The image that puts `p` nearest the middle of the box `low..high` on each repeating axis (`0`
+/// on the others): the integer nearest `k* = (p − middle) / size`, held to `±2^52`; and whether
+/// it is within 0.75 of `k*` on every repeating axis (not where `k*` lies beyond `2^52` or is
+/// not finite).
+pub(crate) fn centre<const D: usize>(
+    p: &[f64; D],
+    (low, high): (&[f64; D], &[f64; D]),
+    size: &[f64; D],
+    repeats: &[bool; D],
+) -> (Image<D>, bool) {
+    let mut centred = true;
+    let k = core::array::from_fn(|a| {
+        if !repeats[a] {
+            return 0;
+        }
+        let x = (p[a] - 0.5 * (low[a] + high[a])) / size[a];
+        let k = Float::round(x);
+        if !k.is_finite() {
+            centred = false;
+            return 0;
+        }
+        let held = k.clamp(-LIMIT, LIMIT);
+        centred &= (x - held).abs() <= 0.75;
+        held as i64
+    });
+    (k, centred)
+}
+
 /// Whether no image but `centre` has its box (`low..high` moved by the image's lattice vector)
-/// within `reach` of `p`: on each repeating axis `a`, `centre[a]` lies within 0.75 of
-/// `k* = (p − middle) / size` and the boxes of `centre[a] ± 1` lie beyond `reach`. The gap on
-/// an axis is the larger of `low + k·size − p`, growing with `k`, and `p − high − k·size`,
-/// falling, which cross at `k*`: it only grows away from `k*`, so every `k[a]` beyond
-/// `centre[a] ± 1` lies farther still, and an image that differs from `centre` on some axis
-/// lies beyond `reach` on that axis alone. A negative `reach` counts as 0: a box that may hold
-/// `p` may hold a body deeper around it.
+/// within `reach` of `p`, for `centre` within 0.75 of `k*` on every repeating axis ([`centre`]):
+/// on each, the boxes of `centre[a] ± 1` lie beyond `reach`. The gap on an axis is the larger of
+/// `low + k·size − p`, growing with `k`, and `p − high − k·size`, falling, which cross at `k*`:
+/// it only grows away from `k*`, so every `k[a]` beyond `centre[a] ± 1` lies farther still, and
+/// an image that differs from `centre` on some axis lies beyond `reach` on that axis alone. A
+/// negative `reach` counts as 0: a box that may hold `p` may hold a body deeper around it.
 pub(crate) fn alone<const D: usize>(
     p: &[f64; D],
     centre: &Image<D>,
@@ -145,17 +172,10 @@ pub(crate) fn alone<const D: usize>(
     repeats: &[bool; D],
     reach: f64,
 ) -> bool {
+    let reach = reach.max(0.0);
     (0..D).all(|a| {
-        if !repeats[a] {
-            return true;
-        }
-        let middle = 0.5 * (low[a] + high[a]);
-        let k = centre[a] as f64;
         let gap = |k: i64| axis_gap(p[a], k, low[a], high[a], size[a]);
-        let reach = reach.max(0.0);
-        ((p[a] - middle) / size[a] - k).abs() <= 0.75
-            && gap(centre[a] - 1) > reach
-            && gap(centre[a] + 1) > reach
+        !repeats[a] || (gap(centre[a] - 1) > reach && gap(centre[a] + 1) > reach)
     })
 }
 

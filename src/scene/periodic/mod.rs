@@ -29,7 +29,6 @@ mod walk;
 use alloc::vec::Vec;
 
 use nalgebra::{Point, SVector};
-use num_traits::Float;
 
 use super::moved;
 use super::{Body, BodyNearest, Scene, box_of};
@@ -319,18 +318,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             return None;
         }
         // The image that puts the point at the centre of the bodies' box answers first.
-        let centre: Image<D> = core::array::from_fn(|a| {
-            if !self.period.axes[a] {
-                return 0;
-            }
-            let middle = 0.5 * (low[a] + high[a]);
-            let k = Float::round((at[a] - middle) / self.size[a]);
-            if k.is_finite() {
-                k.clamp(-lattice::LIMIT, lattice::LIMIT) as i64
-            } else {
-                0
-            }
-        });
+        let bounds = (low, high);
+        let (centre, centred) = lattice::centre(&at, bounds, &self.size, &self.period.axes);
         let mut best: Option<(BodyNearest<T, D>, Image<D>)> = None;
         let mut ask = |k: &Image<D>, v: &Vector<D>, limit: T, best: &mut Option<_>| {
             let Some(found) = moved::nearest(&self.scene, v, point, limit, &mut filter) else {
@@ -355,14 +344,8 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             None => max_distance.to_wide(),
         };
         // Where the centre's neighbours lie beyond the answer, every other image does.
-        if !lattice::alone(
-            &at,
-            &centre,
-            (low, high),
-            &self.size,
-            &self.period.axes,
-            reach,
-        ) {
+        let axes = &self.period.axes;
+        if !(centred && lattice::alone(&at, &centre, bounds, &self.size, axes, reach)) {
             self.each_image(point, reach, |k, v| {
                 if *k != centre {
                     let limit = best.map_or(max_distance, |(n, _)| n.signed_distance);
