@@ -75,7 +75,11 @@ fn points<T: Real, const D: usize>(
 
 /// The images the loop visits: every `k` with `|k[a] - around[a]| <= reach[a]` on the repeating
 /// axes.
-fn images<const D: usize>(around: &Image<D>, reach: [i64; D], axes: [bool; D]) -> Vec<Image<D>> {
+pub(crate) fn images<const D: usize>(
+    around: &Image<D>,
+    reach: [i64; D],
+    axes: [bool; D],
+) -> Vec<Image<D>> {
     let mut all = vec![*around];
     for a in 0..D {
         if !axes[a] {

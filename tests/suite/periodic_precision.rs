@@ -12,6 +12,7 @@ use raysweep::{Aabb, Body, Image, PeriodicScene, Periodicity, Sphere};
 
 use crate::common::Width;
 use crate::common::reference::{Big, big, to_f64};
+use crate::periodic::images;
 
 /// A body as the reference reads it: a ball (centre, radius) or a box (corners), in `f64`.
 #[derive(Clone, Copy)]
@@ -100,24 +101,6 @@ fn bodies<T: Width, const D: usize>(
     (built, solids)
 }
 
-/// Every image `k` with `|k[a] − around[a]| ≤ reach` on each axis.
-fn images<const D: usize>(around: &[i64; D], reach: i64) -> Vec<Image<D>> {
-    let mut all = vec![*around];
-    for a in 0..D {
-        all = all
-            .iter()
-            .flat_map(|k| {
-                (-reach..=reach).map(move |step| {
-                    let mut k = *k;
-                    k[a] += step;
-                    k
-                })
-            })
-            .collect();
-    }
-    all
-}
-
 /// `k ∘ size` (exact in `f64`: the sizes have at most 24 or 53 bits and `|k|` is small, so the
 /// products are formed exactly by the reference, which takes them as given; the tests' sizes
 /// have few enough bits that `k[a] · size[a]` is a value of `f64`).
@@ -143,7 +126,7 @@ fn run<T: Width, const D: usize>(seed: u64, shift: f64) {
         let around: [i64; D] = core::array::from_fn(|a| (p[a] / size[a]).floor() as i64);
         // Bodies reach 1.5 beyond the box (at most 2.5 boxes), distances 2.1 boxes: 6 boxes
         // hold every pair that can answer.
-        let pairs: Vec<(usize, Image<D>, [f64; D])> = images(&around, 6)
+        let pairs: Vec<(usize, Image<D>, [f64; D])> = images(&around, [6; D], [true; D])
             .into_iter()
             .flat_map(|k| (0..solids.len()).map(move |b| (b, k, lattice(&k, &size))))
             .collect();
