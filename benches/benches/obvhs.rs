@@ -1,5 +1,6 @@
-//! Scenes of spheres against obvhs 0.4 (issues "Scenes as fast as the fastest BVH" and "Scenes
-//! of 10^6 to 10^7 distinct bodies"): first-hit rays in `f32` and `f64` at 10^3, 10^5 and 10^6
+//! Scenes of spheres against obvhs 0.4 and, with the feature `embree`, Embree 3 (issues "Scenes
+//! as fast as the fastest BVH", "Scenes of 10^6 to 10^7 distinct bodies" and "Scenes at Embree's
+//! speed"; `common/embree.rs`): first-hit rays in `f32` and `f64` at 10^3, 10^5 and 10^6
 //! spheres (10^7 in `large.rs`) and the build at 10^5, on the same spheres and the same rays in
 //! one run; at 10^5 also raysweep's scene of `Body`s and its sphere casts (radius 0.25), for the
 //! ratios to its own `f32` rays. It prints the hierarchy's bytes per body.
@@ -13,6 +14,7 @@
 //! ```sh
 //! cargo bench -p raysweep-benches --bench obvhs
 //! cargo bench -p raysweep-benches --bench obvhs --profile bench-lto
+//! cargo bench -p raysweep-benches --bench obvhs --features embree   # Embree 3 beside them
 //! ```
 
 use std::hint::black_box;
@@ -25,6 +27,10 @@ use raysweep_benches::{rays, rays_in_cube, sphere_cloud, unit_balls};
 #[path = "common/obvhs.rs"]
 mod against;
 use against::{agreeing, first_hits, obvhs_build, obvhs_first_hits, obvhs_rays, vec3a};
+
+#[cfg(feature = "embree")]
+#[path = "common/embree.rs"]
+mod embree;
 
 const RAYS: usize = 4096;
 
@@ -53,6 +59,15 @@ fn bench(c: &mut Criterion) {
         g.bench_function("obvhs", |b| {
             b.iter(|| obvhs_first_hits(&bvh, &glam_centres, &their_rays, &mut their_hits))
         });
+        #[cfg(feature = "embree")]
+        let embree_hits = {
+            let embree = embree::Embree::new(&centres, 1.0);
+            let mut hits: Vec<Option<(u32, f32)>> = vec![None; RAYS];
+            g.bench_function("embree", |b| {
+                b.iter(|| embree::first_hits(&embree, &ours_rays, &mut hits))
+            });
+            hits
+        };
         // The f64 scene on the same balls (obvhs has them rounded to f32).
         let wide: Scene<f64, 3, Sphere<f64>> = one.install(|| Scene::new(unit_balls(&centres)));
         let wide_rays: Vec<Ray<f64>> = rays(&pairs);
@@ -88,6 +103,11 @@ fn bench(c: &mut Criterion) {
         g.finish();
         let agree = agreeing(&ours_hits, &their_hits);
         println!("{n} spheres: obvhs names the same first body for {agree} of {RAYS} rays");
+        #[cfg(feature = "embree")]
+        println!(
+            "{n} spheres: Embree names the same first body for {} of {RAYS} rays",
+            agreeing(&ours_hits, &embree_hits)
+        );
         if n == 100_000 {
             let mut g = c.benchmark_group(format!("f32/scene build vs obvhs, {n} spheres"));
             g.throughput(Throughput::Elements(n as u64));
