@@ -1,11 +1,13 @@
 //! The order in which the proximity batches (`src/scene/bulk.rs`) visit their points: along a
 //! space-filling curve (Morton's Z order), cut into blocks of a few points that lie close
 //! together, so that the points of a block share the bodies that can answer them and each block
-//! starts next to the one before.
+//! starts next to the one before. The ray batches (`src/scene/ray_batch.rs`) trace their rays in
+//! the same order of their origins, on a coarser grid.
 //!
 //! A point's key interleaves the bits of its coordinates' positions on a grid of `2^(63 / D)`
-//! steps per axis over the box of the batch's points (Morton, "A computer oriented geodetic data
-//! base and a new technique in file sequencing", IBM, 1966). Sorted by key, the points of each
+//! steps per axis (the proximity batches'; the ray batches' `2^(30 / D)`) over the box of the
+//! batch's points (Morton, "A computer oriented geodetic data base and a new technique in file
+//! sequencing", IBM, 1966). Sorted by key, the points of each
 //! cell of the implicit binary space partition that halves the box axis by axis are consecutive;
 //! [`Order::blocks`] cuts the sorted points at the largest such cells that hold at most
 //! [`BLOCK`] of them. The order decides only which points go together, never an answer: a
@@ -57,7 +59,7 @@ pub fn batch_order<T: Real, const D: usize>(points: &[Point<T, D>]) -> Vec<usize
     for (part, points) in points.chunks(PART).enumerate() {
         let first = part * PART;
         order.extend(
-            Order::of(points, false)
+            Order::of(points, |p| p, FINEST, false)
                 .index
                 .iter()
                 .map(|&i| first + i as usize),
@@ -78,16 +80,25 @@ pub(super) struct Order {
 }
 
 impl Order {
-    /// The order of `points` (at most `u32::MAX` of them), worked out on rayon's threads where
-    /// `parallel` (and the feature is on): the same order either way.
-    pub(super) fn of<T: Real, const D: usize>(points: &[Point<T, D>], parallel: bool) -> Self {
-        let rounded =
-            |p: &Point<T, D>| -> [f32; D] { core::array::from_fn(|i| p[i].to_wide() as f32) };
-        let chunks: Vec<&[Point<T, D>]> = points.chunks(CHUNK).collect();
-        let boxes = map_each(chunks.clone(), parallel, |points| {
+    /// The order of `items` (at most `u32::MAX` of them) by their points `at` gives (the points
+    /// themselves, or rays' origins), on a grid of `2^(key_bits / D)` steps per axis (at most
+    /// [`FINEST`] bits in all), worked out on rayon's threads where `parallel` (and the feature
+    /// is on): the same order either way. A coarser grid sorts in fewer passes.
+    pub(super) fn of<P: Sync, T: Real, const D: usize>(
+        items: &[P],
+        at: impl Fn(&P) -> &Point<T, D> + Sync,
+        key_bits: u32,
+        parallel: bool,
+    ) -> Self {
+        let rounded = |p: &P| -> [f32; D] {
+            let p = at(p);
+            core::array::from_fn(|i| p[i].to_wide() as f32)
+        };
+        let chunks: Vec<&[P]> = items.chunks(CHUNK).collect();
+        let boxes = map_each(chunks.clone(), parallel, |chunk| {
             let mut low = [f32::INFINITY; D];
             let mut high = [f32::NEG_INFINITY; D];
-            for q in points.iter().map(rounded) {
+            for q in chunk.iter().map(rounded) {
                 if q.iter().all(|c| c.is_finite()) {
                     for i in 0..D {
                         low[i] = low[i].min(q[i]);
@@ -105,7 +116,7 @@ impl Order {
                 high[i] = high[i].max(h[i]);
             }
         }
-        let bits = (63 / D.max(1)) as u32;
+        let bits = key_bits.min(FINEST) / D.max(1) as u32;
         let steps = (1u64 << bits) as f64;
         // Steps per unit on each axis (in `f64`, where the differences of `f32`s are exact).
         let scale: [f64; D] = core::array::from_fn(|i| {
@@ -119,9 +130,9 @@ impl Order {
         let keys = map_each(
             chunks.into_iter().enumerate().collect(),
             parallel,
-            |(chunk, points)| -> Vec<(u64, u32)> {
-                let first = chunk * CHUNK;
-                points
+            |(number, chunk)| -> Vec<(u64, u32)> {
+                let first = number * CHUNK;
+                chunk
                     .iter()
                     .enumerate()
                     .map(|(k, p)| {
@@ -149,7 +160,7 @@ impl Order {
         Order {
             index,
             blocks,
-            apart: finite..points.len(),
+            apart: finite..items.len(),
         }
     }
 
@@ -161,7 +172,11 @@ impl Order {
     }
 }
 
-/// The key of the points left out of the blocks: above every other, which has at most 63 bits.
+/// The most bits of a key: the proximity batches' grid, `2^(63 / D)` steps per axis.
+pub(super) const FINEST: u32 = 63;
+
+/// The key of the points left out of the blocks: above every other, which has at most
+/// [`FINEST`] bits.
 const APART: u64 = u64::MAX;
 
 /// The points a thread takes at a time.
@@ -440,7 +455,7 @@ mod tests {
             .collect();
         points.push(Point3::new(f64::NAN, 0.0, 0.0));
         points.push(Point3::new(1e300, 0.0, 0.0));
-        let order = Order::of(&points, false);
+        let order = Order::of(&points, |p| p, FINEST, false);
         let mut seen = order.index.clone();
         seen.sort_unstable();
         assert_eq!(seen, (0..points.len() as u32).collect::<Vec<_>>());

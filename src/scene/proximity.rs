@@ -19,7 +19,7 @@ use crate::point::PointQuery;
 use crate::real::Real;
 
 use super::asked::Asked;
-use super::order::{Order, PART, map_each};
+use super::order::{FINEST, Order, PART, map_each};
 use super::search::Search;
 use super::{BodyNearest, Scene};
 use crate::cast::assert_batch_lengths;
@@ -236,7 +236,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         mut answer: impl FnMut(&[Point<T, D>], &Order) -> Vec<Option<BodyNearest<T, D>>>,
     ) {
         for (points, found) in points.chunks(PART).zip(found.chunks_mut(PART)) {
-            let order = Order::of(points, parallel);
+            let order = Order::of(points, |p| p, FINEST, parallel);
             let answers = answer(&order.arrange(points), &order);
             for (&i, n) in order.index.iter().zip(answers) {
                 found[i as usize] = n;
@@ -435,7 +435,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     ) {
         let mut lists = Lists::new(points.len());
         for (part, points) in points.chunks(PART).enumerate() {
-            let order = Order::of(points, parallel);
+            let order = Order::of(points, |p| p, FINEST, parallel);
             let runs = answer(&order.arrange(points), &order);
             lists.place(part * PART, &order.index, runs);
         }

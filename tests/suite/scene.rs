@@ -5,13 +5,19 @@
 //! The scenes: unit boxes of a lattice sharing their faces, with rays along face planes and
 //! through edges and corners; duplicated and nested bodies (ties); flat boxes and thin
 //! ellipsoids; scenes far from the origin, near the ends of `f32`'s range and beyond it, with
-//! tiny direction components; balls grazed by rays aimed at their silhouettes; and
-//! ten thousand random bodies. The brute-force loop is the definition.
+//! tiny direction components; balls grazed by rays aimed at their silhouettes; ten thousand
+//! random bodies; and ray batches of scenes larger than the cache, traced in another order than
+//! given. The brute-force loop is the definition.
+
+use std::sync::Arc;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, Rotation2, Rotation3, SVector};
-use raysweep::{Aabb, Body, BodyHit, BodySpan, Cast, Ellipsoid, Hit, Ray, Real, Scene, Sphere};
+use raysweep::{
+    Aabb, Body, BodyHit, BodySpan, Cast, Ellipsoid, Hit, Instance, InstancedScene, PeriodicScene,
+    Periodicity, Ray, Real, Scene, Sphere,
+};
 
 use crate::common::random;
 use random::unit;
@@ -432,6 +438,90 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
     check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
 }
 
+/// A scene whose hierarchy and bodies take more than 2 MiB, so that its ray batches are traced
+/// in the curve order of the rays' origins (`src/scene/ray_batch.rs`), and an instanced and a
+/// periodic scene of it: every answer of `cast_rays` and `cast_rays_par` is `cast_ray`'s, bit
+/// for bit and in the input's order, for lattice and random rays, a few hundred of them from
+/// one origin, unbounded and bounded (the periodic scene's bounded only).
+fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let size = 250.0;
+    let spheres: Vec<Sphere<T, D>> = (0..count)
+        .map(|_| {
+            let c = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..size));
+            sphere(c, rng.random_range(0.2..1.0))
+        })
+        .collect();
+    let scene = Arc::new(Scene::new(spheres.clone()));
+    let bytes = scene.hierarchy_bytes() + count * core::mem::size_of::<Sphere<T, D>>();
+    assert!(bytes > 2 << 20, "{bytes} bytes: too small to be ordered");
+    let mut batch = rays::<T, D>(rng, 0.0, size, 0.0, 3000);
+    let shared = *batch[0].origin();
+    for _ in 0..300 {
+        let dir = unit::<D>(rng).map(T::from_wide);
+        batch.push(Ray::new(shared, dir).unwrap());
+    }
+    let placed = InstancedScene::new(vec![
+        Instance::new(Arc::clone(&scene), SVector::zeros()).unwrap(),
+        Instance::new(Arc::clone(&scene), SVector::repeat(T::from_wide(size))).unwrap(),
+    ]);
+    let period = Periodicity::new(Point::origin(), SVector::repeat(T::from_wide(size))).unwrap();
+    let periodic = PeriodicScene::new(spheres, period);
+    for max in [f64::INFINITY, 30.0].map(T::from_wide) {
+        let single: Vec<_> = batch.iter().map(|r| scene.cast_ray(r, max)).collect();
+        let mut hits = vec![None; batch.len()];
+        scene.cast_rays(&batch, max, &mut hits);
+        let same = |a: &[Option<BodyHit<T, D>>]| {
+            a.iter()
+                .zip(&single)
+                .all(|(a, b)| body_hit_bits(a) == body_hit_bits(b))
+        };
+        assert!(same(&hits), "cast_rays");
+        // Instanced and periodic answers compared by their `Debug` forms, which tell every bit
+        // of a non-NaN float.
+        let mut placed_hits = vec![None; batch.len()];
+        placed.cast_rays(&batch, max, &mut placed_hits);
+        let placed_single: Vec<_> = batch.iter().map(|r| placed.cast_ray(r, max)).collect();
+        assert_eq!(
+            format!("{placed_hits:?}"),
+            format!("{placed_single:?}"),
+            "instanced"
+        );
+        // A periodic ray that meets nothing goes on to the end of the width's range: bounded.
+        let reach = if max > T::from_wide(30.0) {
+            T::from_wide(30.0)
+        } else {
+            max
+        };
+        let mut periodic_hits = vec![None; batch.len()];
+        periodic.cast_rays(&batch, reach, &mut periodic_hits);
+        let periodic_single: Vec<_> = batch.iter().map(|r| periodic.cast_ray(r, reach)).collect();
+        assert_eq!(
+            format!("{periodic_hits:?}"),
+            format!("{periodic_single:?}"),
+            "periodic"
+        );
+        #[cfg(feature = "rayon")]
+        {
+            let mut par = vec![None; batch.len()];
+            scene.cast_rays_par(&batch, max, &mut par);
+            assert!(same(&par), "cast_rays_par");
+            placed.cast_rays_par(&batch, max, &mut placed_hits);
+            assert_eq!(
+                format!("{placed_hits:?}"),
+                format!("{placed_single:?}"),
+                "instanced par"
+            );
+            periodic.cast_rays_par(&batch, reach, &mut periodic_hits);
+            assert_eq!(
+                format!("{periodic_hits:?}"),
+                format!("{periodic_single:?}"),
+                "periodic par"
+            );
+        }
+    }
+}
+
 /// Boxes and balls at `scale` (far below or above 1, where a query's parameters near the ends of
 /// `f32`'s range, or the shifted origin leaves it), hit by rays whose zero components are
 /// sometimes replaced by `tiny` ones of either sign, from origins at scale, at the ends of the
@@ -578,6 +668,13 @@ fn ten_thousand_spheres() {
     many_spheres::<f32, 3>(11);
     many_spheres::<f64, 3>(12);
     many_spheres::<f64, 2>(13);
+}
+
+#[test]
+fn batches_of_scenes_beyond_the_cache() {
+    large_batches::<f32, 3>(21, 70_000);
+    large_batches::<f64, 3>(22, 50_000);
+    large_batches::<f64, 2>(23, 90_000);
 }
 
 #[test]

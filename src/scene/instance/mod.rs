@@ -35,8 +35,8 @@ use nalgebra::{Point, SVector};
 
 use super::node::slack;
 use super::probe::{self, F64Probe, Line, on_line};
+use super::ray_batch::cast_in_order;
 use super::{Body, Scene, moved};
-use crate::cast::each_ray;
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -201,6 +201,9 @@ pub struct InstanceSpan<T: Real> {
 #[derive(Clone, Debug)]
 pub struct InstancedScene<T: Real, const D: usize = 3, S = Body<T, D>> {
     top: Scene<T, D, Instance<T, D, S>>,
+    /// The bytes the queries read from: the hierarchy over the instances, the instances, and
+    /// each scene they place once ([`Scene::footprint`]).
+    footprint: usize,
 }
 
 impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
@@ -212,8 +215,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     ///
     /// If there are `2^31 − 1` instances or more.
     pub fn new(instances: Vec<Instance<T, D, S>>) -> Self {
+        let mut scenes: Vec<&Arc<Scene<T, D, S>>> = instances.iter().map(|i| &i.scene).collect();
+        scenes.sort_unstable_by_key(|s| Arc::as_ptr(s));
+        scenes.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        let placed: usize = scenes.iter().map(|s| s.footprint()).sum();
+        let top = Scene::with_boxes(instances, Instance::placed_box);
         InstancedScene {
-            top: Scene::with_boxes(instances, Instance::placed_box),
+            footprint: top.footprint() + placed,
+            top,
         }
     }
 
@@ -382,7 +391,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         max_distance: T,
         hits: &mut [Option<InstanceHit<T, D>>],
     ) {
-        each_ray("InstancedScene::cast_rays", rays, hits, |ray| {
+        let footprint = self.footprint;
+        cast_in_order("InstancedScene::cast_rays", rays, hits, footprint, |ray| {
             self.cast_ray(ray, max_distance)
         });
     }
@@ -403,9 +413,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     ) where
         S: Sync + Send,
     {
-        crate::cast::each_ray_par("InstancedScene::cast_rays_par", rays, hits, |ray| {
-            self.cast_ray(ray, max_distance)
-        });
+        let footprint = self.footprint;
+        crate::scene::ray_batch::cast_in_order_par(
+            "InstancedScene::cast_rays_par",
+            rays,
+            hits,
+            footprint,
+            |ray| self.cast_ray(ray, max_distance),
+        );
     }
 
     /// The first hit (`radius` `None`) or ball contact over the instances `filter` keeps: each

@@ -13,13 +13,13 @@ use core::cmp::Ordering;
 use super::lattice::Vector;
 use super::walk::Walk;
 use super::{Image, PeriodicHit, PeriodicScene, PeriodicSpan};
-use crate::cast::each_ray;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::scene::answer::sort_by_entry;
 use crate::scene::moved;
 use crate::scene::node::slack;
+use crate::scene::ray_batch::cast_in_order;
 use crate::traits::Cast;
 
 impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
@@ -191,7 +191,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         max_distance: T,
         hits: &mut [Option<PeriodicHit<T, D>>],
     ) {
-        each_ray("PeriodicScene::cast_rays", rays, hits, |ray| {
+        let footprint = self.scene.footprint();
+        cast_in_order("PeriodicScene::cast_rays", rays, hits, footprint, |ray| {
             self.cast_ray(ray, max_distance)
         });
     }
@@ -212,9 +213,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     ) where
         S: Sync,
     {
-        crate::cast::each_ray_par("PeriodicScene::cast_rays_par", rays, hits, |ray| {
-            self.cast_ray(ray, max_distance)
-        });
+        let footprint = self.scene.footprint();
+        crate::scene::ray_batch::cast_in_order_par(
+            "PeriodicScene::cast_rays_par",
+            rays,
+            hits,
+            footprint,
+            |ray| self.cast_ray(ray, max_distance),
+        );
     }
 
     /// The walk of `ray` (a ball of `radius` moving along it) through the images; `None` for no
