@@ -134,6 +134,13 @@ impl<'a, T: Width, const D: usize> Rays<'a, T, D> {
         self.origins.len() / D
     }
 
+    /// Every row's origin, as given (not checked: a bad row is refused where its ray is made).
+    pub(crate) fn origins(&self) -> Vec<Point<T, D>> {
+        (0..self.len())
+            .map(|row| point_at(self.origins, row))
+            .collect()
+    }
+
     /// Ray `row`, or [`Refused`] where `Ray::new` refuses it.
     #[inline]
     pub(crate) fn get(&self, row: usize) -> Result<Ray<T, D>, Refused> {

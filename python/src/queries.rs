@@ -14,7 +14,7 @@ use raysweep::{BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSp
 
 use crate::arrays::{Width, column, table};
 use crate::query::{QueryArgs, Spanned, clip};
-use crate::rows::{Answer, Csr, Ids, columns, each, ragged, row_by_row};
+use crate::rows::{Answer, Arranged, Csr, Ids, columns, each, ragged, row_by_row};
 use crate::scene::Solid;
 
 /// A scene or an instanced scene, as the shared queries ask it.
@@ -28,6 +28,9 @@ pub(crate) trait Placed<T: Width, const D: usize>: Sync {
 
     /// How many there are of what a mask is over.
     fn count(&self) -> usize;
+    /// The order in which the crate's batches trace rays from `origins`, or `None` for as given
+    /// (`Scene::ray_order`).
+    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>>;
     /// The first hit of `ray` (or of a ball of `radius` moving along it) over those `keep`
     /// keeps.
     fn first(
@@ -64,6 +67,9 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
 
     fn count(&self) -> usize {
         self.len()
+    }
+    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+        Scene::ray_order(self, origins)
     }
     fn first(
         &self,
@@ -111,6 +117,9 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for InstancedScene<T
 
     fn count(&self) -> usize {
         self.instances().len()
+    }
+    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+        InstancedScene::ray_order(self, origins)
     }
     fn first(
         &self,
@@ -162,6 +171,9 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for PeriodicScene<T,
 
     fn count(&self) -> usize {
         self.len()
+    }
+    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+        PeriodicScene::ray_order(self, origins)
     }
     fn first(
         &self,
@@ -235,15 +247,23 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let reach = read.reach("max_distance", rays.len())?;
     let radius = read.radius(rays.len())?;
     let keep = read.keep(placed.count(), Q::OVER)?;
+    // The rows in the order the crate's `cast_rays` would trace them, answers put back after.
+    let arranged = placed.ray_order(&rays.origins()).map(Arranged::of_rows);
+    let row_at = |k: usize| arranged.as_ref().map_or(k, |a| a.row(k));
     let hits = columns(
         &run,
         rays.len(),
-        row_by_row(|row| {
+        row_by_row(|k| {
+            let row = row_at(k);
             let ray = rays.get(row)?;
             Ok(placed.first(&ray, radius.map(|r| r.at(row)), reach.at(row), keep))
         }),
     )?
     .map_err(|e| rays.first_error(e))?;
+    let hits = match &arranged {
+        Some(a) => a.columns::<T, D>(hits, <Q::Ids as Ids>::COUNT),
+        None => hits,
+    };
     let py = run.py();
     tuple(
         py,

@@ -112,7 +112,8 @@ pub(crate) fn ragged_blocks<A: Send, E: Send>(
 /// A call's points in the order the proximity batches visit them ([`raysweep::batch_order`]):
 /// a query answers the rows in this order, a block of neighbours at a time (each block's points
 /// lie close together, and so share their answers' work), and puts the answers back in the
-/// rows' order.
+/// rows' order; or a call's rays in the order a scene's ray batches trace them
+/// (`Scene::ray_order`).
 pub(crate) struct Arranged {
     /// The rows, in the batches' order.
     rows: Vec<usize>,
@@ -123,6 +124,16 @@ impl Arranged {
         Arranged {
             rows: raysweep::batch_order(points),
         }
+    }
+
+    /// The rows in the order `rows` gives (a permutation of them: a scene's `ray_order`).
+    pub(crate) fn of_rows(rows: Vec<usize>) -> Self {
+        Arranged { rows }
+    }
+
+    /// The row answered `k`-th.
+    pub(crate) fn row(&self, k: usize) -> usize {
+        self.rows[k]
     }
 
     /// `items` (one per row) in this order.

@@ -221,6 +221,37 @@ def test_many_bodies_equal_the_loop():
             assert_same(got, np.asarray(want))
 
 
+def test_rays_of_a_scene_beyond_the_cache_equal_one_at_a_time():
+    """A scene large enough (over 2 MiB) that its rays are traced in the curve order of their
+    origins (``Scene::ray_order``): every answer, with per-row distances, radii and a mask, is
+    the one that ray gets alone (one row, traced as given), in the rows' order; a bad row among
+    them is still named."""
+    import raysweep as rs
+
+    rng = np.random.default_rng(57)
+    n = 50_000
+    c = rng.uniform(0, 250, (n, 3))
+    r = rng.uniform(0.2, 1.0, n)
+    scene = rs.Scene(spheres=(c, r))
+    o = rng.uniform(-5, 255, (1500, 3))
+    d = rng.standard_normal((1500, 3))
+    reach = rng.choice([np.inf, 10.0, 0.0], 1500)
+    radius = rng.uniform(0, 0.5, 1500)
+    mask = rng.random(n) < 0.7
+    batches = [
+        (scene.cast_rays(o, d, max_distance=reach, mask=mask), lambda k: scene.cast_rays(o[k : k + 1], d[k : k + 1], max_distance=reach[k : k + 1], mask=mask)),
+        (scene.cast_spheres(o, d, radius, max_distance=reach), lambda k: scene.cast_spheres(o[k : k + 1], d[k : k + 1], radius[k : k + 1], max_distance=reach[k : k + 1])),
+    ]
+    for got, alone in batches:
+        rows = [alone(k) for k in range(len(o))]
+        for j, column in enumerate(got):
+            assert_same(column, np.concatenate([row[j] for row in rows]))
+    bad = o.copy()
+    bad[777] = np.nan
+    with pytest.raises(ValueError, match="ray 777"):
+        scene.cast_rays(bad, d)
+
+
 def _property_scene(data, dtype, dim):
     """A small scene drawn by hypothesis: balls and boxes on a coarse lattice of coordinates
     (so faces are shared and rays run in them), and rays from lattice points."""

@@ -566,6 +566,30 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         });
     }
 
+    /// The order in which [`Scene::cast_rays`] traces rays from `origins` (one per ray): their
+    /// indices along a space-filling curve through the origins where the scene's hierarchy
+    /// and bodies take more than 2 MiB and the origins do not come in order already, else
+    /// `None` (rays traced as given). A caller that casts rays one at a time, with limits or
+    /// filters of its own per ray, gets the batch's use of the cache by casting them in this
+    /// order; the answers are the same in any order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point3;
+    /// use raysweep::{Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> =
+    ///     Scene::new(vec![Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?]);
+    /// // A small scene fits in the cache: its rays are traced as given.
+    /// assert_eq!(scene.ray_order(&[Point3::origin(); 1000]), None);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[must_use]
+    pub fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+        ray_batch::ray_order(origins, self.footprint())
+    }
+
     /// [`Scene::cast_rays`] spread over rayon's thread pool: the same bits. Available with the
     /// crate feature `rayon`.
     ///

@@ -29,11 +29,17 @@
 //!   sorting them measured slower than tracing them as given. A batch whose consecutive origins
 //!   lie on average within [`COHERENT`] times the spacing the curve would give them (the
 //!   extent of their box over the `D`-th root of their number) is traced as given
-//!   ([`in_order_already`]); the test is one pass over the origins. Figures in `docs/performance.md`, "Ray batches".
+//!   ([`in_order_already`]); the test is one pass over the origins.
 //! - Batches are ordered in parts of [`PART`] rays, so that the order, the gathered rays and
 //!   their answers take a bounded amount of memory beside the user's.
+//! - The scenes' `ray_order` gives the order itself ([`ray_order`]), for callers that cast rays
+//!   one at a time with their own limits (the Python package's `cast_rays`, a transport loop).
+//!
+//! Figures in `docs/performance.md`, "Ray batches".
 
 use alloc::vec::Vec;
+
+use nalgebra::Point;
 
 use super::order::Order;
 use crate::cast::{assert_batch_lengths, each_ray};
@@ -74,7 +80,7 @@ pub(crate) fn cast_in_order<T: Real, const D: usize, H>(
     footprint: usize,
     cast: impl Fn(&Ray<T, D>) -> H,
 ) {
-    if footprint <= LARGE || rays.len() < FEW || in_order_already(rays) {
+    if !worth_ordering(rays, Ray::origin, footprint) {
         each_ray(call, rays, hits, cast);
         return;
     }
@@ -98,7 +104,7 @@ pub(crate) fn cast_in_order_par<T: Real, const D: usize, H: Send>(
     cast: impl Fn(&Ray<T, D>) -> H + Sync,
 ) {
     use rayon::prelude::*;
-    if footprint <= LARGE || rays.len() < FEW || in_order_already(rays) {
+    if !worth_ordering(rays, Ray::origin, footprint) {
         crate::cast::each_ray_par(call, rays, hits, cast);
         return;
     }
@@ -108,19 +114,51 @@ pub(crate) fn cast_in_order_par<T: Real, const D: usize, H: Send>(
     });
 }
 
-/// Whether consecutive rays' origins lie on average within [`COHERENT`] times the spacing of
+/// The order in which the batches trace rays from `origins` in a scene of `footprint` bytes:
+/// their indices along the curve, part by part, where [`worth_ordering`]; else `None`.
+pub(crate) fn ray_order<T: Real, const D: usize>(
+    origins: &[Point<T, D>],
+    footprint: usize,
+) -> Option<Vec<usize>> {
+    if !worth_ordering(origins, |p| p, footprint) {
+        return None;
+    }
+    let mut order = Vec::with_capacity(origins.len());
+    for (k, part) in origins.chunks(PART).enumerate() {
+        let first = k * PART;
+        let part = Order::of(part, |p| p, KEY_BITS, false);
+        order.extend(part.index.iter().map(|&i| first + i as usize));
+    }
+    Some(order)
+}
+
+/// Whether a batch of items (rays, or origins) whose origins `origin` gives is traced in curve
+/// order in a scene of `footprint` bytes: the scene above [`LARGE`], at least [`FEW`] of them,
+/// and not [`in_order_already`].
+fn worth_ordering<P, T: Real, const D: usize>(
+    items: &[P],
+    origin: impl Fn(&P) -> &Point<T, D>,
+    footprint: usize,
+) -> bool {
+    footprint > LARGE && items.len() >= FEW && !in_order_already(items, origin)
+}
+
+/// Whether consecutive items' origins lie on average within [`COHERENT`] times the spacing of
 /// the origins along the curve, `extent / n^(1/D)` for `n` origins whose box is `extent` across
 /// on its widest axis (distances as the largest difference of coordinates, in `f64`). So a
 /// batch from one point, or one whose origins step across a grid, is; origins drawn
 /// independently through a region, about a third of the extent apart, are not. (Origins whose
 /// differences overflow `f64` count as in order: the choice changes no answer.)
-fn in_order_already<T: Real, const D: usize>(rays: &[Ray<T, D>]) -> bool {
+fn in_order_already<P, T: Real, const D: usize>(
+    items: &[P],
+    origin: impl Fn(&P) -> &Point<T, D>,
+) -> bool {
     let mut low = [f64::INFINITY; D];
     let mut high = [f64::NEG_INFINITY; D];
     let mut steps = 0.0;
     let mut last: Option<[f64; D]> = None;
-    for ray in rays {
-        let o: [f64; D] = core::array::from_fn(|i| ray.origin()[i].to_wide());
+    for item in items {
+        let o: [f64; D] = core::array::from_fn(|i| origin(item)[i].to_wide());
         for i in 0..D {
             low[i] = low[i].min(o[i]);
             high[i] = high[i].max(o[i]);
@@ -131,7 +169,7 @@ fn in_order_already<T: Real, const D: usize>(rays: &[Ray<T, D>]) -> bool {
         last = Some(o);
     }
     let extent = (0..D).fold(0.0, |m: f64, i| m.max(high[i] - low[i]));
-    let n = rays.len() as f64;
+    let n = items.len() as f64;
     let spacing = extent / num_traits::Float::powf(n, 1.0 / D as f64);
     steps / (n - 1.0) <= COHERENT * spacing
 }
@@ -210,18 +248,18 @@ mod tests {
         let camera: Vec<Ray<f32>> = (0..4096)
             .map(|_| Ray::new(Point3::new(1.0, 2.0, 3.0), Vector3::new(0.1, 0.2, 1.0)).unwrap())
             .collect();
-        assert!(in_order_already(&camera));
+        assert!(in_order_already(&camera, Ray::origin));
         let mut beam: Vec<Ray<f64>> = (0..64 * 64)
             .map(|k| ray((k % 64) as f64, (k / 64) as f64, -10.0))
             .collect();
-        assert!(in_order_already(&beam));
+        assert!(in_order_already(&beam, Ray::origin));
         for k in (1..beam.len()).rev() {
             beam.swap(k, rng.random_range(0..=k));
         }
-        assert!(!in_order_already(&beam));
+        assert!(!in_order_already(&beam, Ray::origin));
         let random: Vec<Ray<f64>> = (0..4096)
             .map(|_| ray(rng.random(), rng.random(), rng.random()))
             .collect();
-        assert!(!in_order_already(&random));
+        assert!(!in_order_already(&random, Ray::origin));
     }
 }

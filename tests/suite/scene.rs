@@ -440,9 +440,10 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
 
 /// A scene whose hierarchy and bodies take more than 2 MiB, so that its ray batches are traced
 /// in the curve order of the rays' origins (`src/scene/ray_batch.rs`), and an instanced and a
-/// periodic scene of it: every answer of `cast_rays` and `cast_rays_par` is `cast_ray`'s, bit
-/// for bit and in the input's order, for lattice and random rays, a few hundred of them from
-/// one origin, unbounded and bounded (the periodic scene's bounded only).
+/// periodic scene of it: `ray_order` orders the rays, and every answer of `cast_rays` and
+/// `cast_rays_par` is `cast_ray`'s, bit for bit and in the input's order, for lattice and random
+/// rays, a few hundred of them from one origin, unbounded and bounded (the periodic scene's
+/// bounded only).
 fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
     let rng = &mut StdRng::seed_from_u64(seed);
     let size = 250.0;
@@ -467,6 +468,20 @@ fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
     ]);
     let period = Periodicity::new(Point::origin(), SVector::repeat(T::from_wide(size))).unwrap();
     let periodic = PeriodicScene::new(spheres, period);
+    // The order the batches trace: a permutation for these rays, none for rays from one point.
+    let origins: Vec<_> = batch.iter().map(|r| *r.origin()).collect();
+    let order = scene
+        .ray_order(&origins)
+        .expect("rays from random points are ordered");
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert!(
+        sorted.into_iter().eq(0..batch.len()),
+        "ray_order: a permutation"
+    );
+    assert_eq!(placed.ray_order(&origins), Some(order.clone()));
+    assert_eq!(periodic.ray_order(&origins), Some(order));
+    assert_eq!(scene.ray_order(&[shared; 1000]), None);
     for max in [f64::INFINITY, 30.0].map(T::from_wide) {
         let single: Vec<_> = batch.iter().map(|r| scene.cast_ray(r, max)).collect();
         let mut hits = vec![None; batch.len()];

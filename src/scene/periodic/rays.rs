@@ -10,6 +10,8 @@
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use nalgebra::Point;
+
 use super::lattice::Vector;
 use super::walk::Walk;
 use super::{Image, PeriodicHit, PeriodicScene, PeriodicSpan};
@@ -19,7 +21,7 @@ use crate::real::Real;
 use crate::scene::answer::sort_by_entry;
 use crate::scene::moved;
 use crate::scene::node::slack;
-use crate::scene::ray_batch::cast_in_order;
+use crate::scene::ray_batch::{self, cast_in_order};
 use crate::traits::Cast;
 
 impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
@@ -195,6 +197,31 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         cast_in_order("PeriodicScene::cast_rays", rays, hits, footprint, |ray| {
             self.cast_ray(ray, max_distance)
         });
+    }
+
+    /// The order in which [`PeriodicScene::cast_rays`] traces rays from `origins` (one per ray): their
+    /// indices along a space-filling curve through the origins where the scene's hierarchy
+    /// and bodies take more than 2 MiB and the origins do not come in order already, else
+    /// `None` (rays traced as given). A caller that casts rays one at a time, with limits or
+    /// filters of its own per ray, gets the batch's use of the cache by casting them in this
+    /// order; the answers are the same in any order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::Point3;
+    /// use raysweep::nalgebra::Vector3;
+    /// use raysweep::{PeriodicScene, Periodicity, Sphere};
+    ///
+    /// let period = Periodicity::new(Point3::origin(), Vector3::repeat(4.0))?;
+    /// let scene = PeriodicScene::new(vec![Sphere::new(Point3::new(2.0, 2.0, 2.0), 1.0)?], period);
+    /// // A small scene fits in the cache: its rays are traced as given.
+    /// assert_eq!(scene.ray_order(&[Point3::origin(); 1000]), None);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[must_use]
+    pub fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+        ray_batch::ray_order(origins, self.scene.footprint())
     }
 
     /// [`PeriodicScene::cast_rays`] spread over rayon's thread pool: the same bits. Available
