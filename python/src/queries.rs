@@ -14,7 +14,7 @@ use raysweep::{BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSp
 
 use crate::arrays::{Width, column, table};
 use crate::query::{QueryArgs, Spanned, clip};
-use crate::rows::{Answer, Arranged, Csr, Ids, columns, each, ragged, row_by_row};
+use crate::rows::{Answer, Arranged, Csr, Ids, columns, each, ragged};
 use crate::scene::Solid;
 
 /// A scene or an instanced scene, as the shared queries ask it.
@@ -248,17 +248,21 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let radius = read.radius(rays.len())?;
     let keep = read.keep(placed.count(), Q::OVER)?;
     // The rows in the order the crate's `cast_rays` would trace them, answers put back after.
+    // The rows in the order the crate's batches trace them, each block's rays and limits
+    // gathered before it is traced (read at scattered rows between the casts, they measured
+    // slower), the answers put back in the rows' order.
     let arranged = placed.ray_order(&rays.origins()).map(Arranged::of_rows);
     let row_at = |k: usize| arranged.as_ref().map_or(k, |a| a.row(k));
-    let hits = columns(
-        &run,
-        rays.len(),
-        row_by_row(|k| {
-            let row = row_at(k);
-            let ray = rays.get(row)?;
-            Ok(placed.first(&ray, radius.map(|r| r.at(row)), reach.at(row), keep))
-        }),
-    )?
+    let hits = columns(&run, rays.len(), |block, answers| {
+        let gathered: Vec<_> = block
+            .map(row_at)
+            .map(|row| (rays.get(row), radius.map(|r| r.at(row)), reach.at(row)))
+            .collect();
+        for (ray, radius, reach) in gathered {
+            answers.push(placed.first(&ray?, radius, reach, keep));
+        }
+        Ok(())
+    })?
     .map_err(|e| rays.first_error(e))?;
     let hits = match &arranged {
         Some(a) => a.columns::<T, D>(hits, <Q::Ids as Ids>::COUNT),

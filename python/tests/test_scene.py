@@ -222,14 +222,14 @@ def test_many_bodies_equal_the_loop():
 
 
 def test_rays_of_a_scene_beyond_the_cache_equal_one_at_a_time():
-    """A scene large enough (over 2 MiB) that its rays are traced in the curve order of their
+    """A scene large enough (over 8 MiB) that its rays are traced in the curve order of their
     origins (``Scene::ray_order``): every answer, with per-row distances, radii and a mask, is
     the one that ray gets alone (one row, traced as given), in the rows' order; a bad row among
     them is still named."""
     import raysweep as rs
 
     rng = np.random.default_rng(57)
-    n = 50_000
+    n = 170_000
     c = rng.uniform(0, 250, (n, 3))
     r = rng.uniform(0.2, 1.0, n)
     scene = rs.Scene(spheres=(c, r))

@@ -568,7 +568,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
 
     /// The order in which [`Scene::cast_rays`] traces rays from `origins` (one per ray): their
     /// indices along a space-filling curve through the origins where the scene's hierarchy
-    /// and bodies take more than 2 MiB and the origins do not come in order already, else
+    /// and bodies take more than 8 MiB and the origins do not come in order already, else
     /// `None` (rays traced as given). A caller that casts rays one at a time, with limits or
     /// filters of its own per ray, gets the batch's use of the cache by casting them in this
     /// order; the answers are the same in any order.

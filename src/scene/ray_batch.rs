@@ -51,10 +51,11 @@ use crate::real::Real;
 /// proximity batches' finest grid.
 const KEY_BITS: u32 = 30;
 
-/// The bytes of a scene's hierarchy and bodies above which its ray batches are ordered: twice
-/// the 1 MiB second-level cache per core of the machines the speed targets are judged on (AMD
-/// Zen 4 and 5), below which ordering measured slower than it saved.
-const LARGE: usize = 2 << 20;
+/// The bytes of a scene's hierarchy and bodies above which its ray batches are ordered: a
+/// quarter of the 32 MiB last-level cache of the machines the speed targets are judged on (AMD
+/// Zen 4 and 5): below it, ordering measured slower than it saved, or about as fast in the
+/// crate and slower in the Python package, whose own per-row work it adds to.
+const LARGE: usize = 8 << 20;
 
 /// The fewest rays a batch orders.
 const FEW: usize = 256;

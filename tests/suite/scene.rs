@@ -438,7 +438,7 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
     check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
 }
 
-/// A scene whose hierarchy and bodies take more than 2 MiB, so that its ray batches are traced
+/// A scene whose hierarchy and bodies take more than 8 MiB, so that its ray batches are traced
 /// in the curve order of the rays' origins (`src/scene/ray_batch.rs`), and an instanced and a
 /// periodic scene of it: `ray_order` orders the rays, and every answer of `cast_rays` and
 /// `cast_rays_par` is `cast_ray`'s, bit for bit and in the input's order, for lattice and random
@@ -455,7 +455,7 @@ fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
         .collect();
     let scene = Arc::new(Scene::new(spheres.clone()));
     let bytes = scene.hierarchy_bytes() + count * core::mem::size_of::<Sphere<T, D>>();
-    assert!(bytes > 2 << 20, "{bytes} bytes: too small to be ordered");
+    assert!(bytes > 8 << 20, "{bytes} bytes: too small to be ordered");
     let mut batch = rays::<T, D>(rng, 0.0, size, 0.0, 3000);
     let shared = *batch[0].origin();
     for _ in 0..300 {
@@ -687,9 +687,9 @@ fn ten_thousand_spheres() {
 
 #[test]
 fn batches_of_scenes_beyond_the_cache() {
-    large_batches::<f32, 3>(21, 70_000);
-    large_batches::<f64, 3>(22, 50_000);
-    large_batches::<f64, 2>(23, 90_000);
+    large_batches::<f32, 3>(21, 220_000);
+    large_batches::<f64, 3>(22, 160_000);
+    large_batches::<f64, 2>(23, 260_000);
 }
 
 #[test]
