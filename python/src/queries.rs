@@ -247,7 +247,6 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let reach = read.reach("max_distance", rays.len())?;
     let radius = read.radius(rays.len())?;
     let keep = read.keep(placed.count(), Q::OVER)?;
-    // The rows in the order the crate's `cast_rays` would trace them, answers put back after.
     // The rows in the order the crate's batches trace them, each block's rays and limits
     // gathered before it is traced (read at scattered rows between the casts, they measured
     // slower), the answers put back in the rows' order.

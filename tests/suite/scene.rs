@@ -438,6 +438,12 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
     check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
 }
 
+/// Asserts that `got` and `want` have the same `Debug` forms, which tell every bit of a non-NaN
+/// float: how the instanced and periodic answers are compared.
+fn same_text<A: core::fmt::Debug>(got: &[A], want: &[A], what: &str) {
+    assert_eq!(format!("{got:?}"), format!("{want:?}"), "{what}");
+}
+
 /// A scene whose hierarchy and bodies take more than 8 MiB, so that its ray batches are traced
 /// in the curve order of the rays' origins (`src/scene/ray_batch.rs`), and an instanced and a
 /// periodic scene of it: `ray_order` orders the rays, and every answer of `cast_rays` and
@@ -492,16 +498,10 @@ fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
                 .all(|(a, b)| body_hit_bits(a) == body_hit_bits(b))
         };
         assert!(same(&hits), "cast_rays");
-        // Instanced and periodic answers compared by their `Debug` forms, which tell every bit
-        // of a non-NaN float.
         let mut placed_hits = vec![None; batch.len()];
         placed.cast_rays(&batch, max, &mut placed_hits);
         let placed_single: Vec<_> = batch.iter().map(|r| placed.cast_ray(r, max)).collect();
-        assert_eq!(
-            format!("{placed_hits:?}"),
-            format!("{placed_single:?}"),
-            "instanced"
-        );
+        same_text(&placed_hits, &placed_single, "instanced");
         // A periodic ray that meets nothing goes on to the end of the width's range: bounded.
         let reach = if max > T::from_wide(30.0) {
             T::from_wide(30.0)
@@ -511,28 +511,16 @@ fn large_batches<T: Real, const D: usize>(seed: u64, count: usize) {
         let mut periodic_hits = vec![None; batch.len()];
         periodic.cast_rays(&batch, reach, &mut periodic_hits);
         let periodic_single: Vec<_> = batch.iter().map(|r| periodic.cast_ray(r, reach)).collect();
-        assert_eq!(
-            format!("{periodic_hits:?}"),
-            format!("{periodic_single:?}"),
-            "periodic"
-        );
+        same_text(&periodic_hits, &periodic_single, "periodic");
         #[cfg(feature = "rayon")]
         {
             let mut par = vec![None; batch.len()];
             scene.cast_rays_par(&batch, max, &mut par);
             assert!(same(&par), "cast_rays_par");
             placed.cast_rays_par(&batch, max, &mut placed_hits);
-            assert_eq!(
-                format!("{placed_hits:?}"),
-                format!("{placed_single:?}"),
-                "instanced par"
-            );
+            same_text(&placed_hits, &placed_single, "instanced par");
             periodic.cast_rays_par(&batch, reach, &mut periodic_hits);
-            assert_eq!(
-                format!("{periodic_hits:?}"),
-                format!("{periodic_single:?}"),
-                "periodic par"
-            );
+            same_text(&periodic_hits, &periodic_single, "periodic par");
         }
     }
 }

@@ -199,10 +199,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         });
     }
 
-    /// The order in which [`PeriodicScene::cast_rays`] traces rays from `origins` (one per ray): their
-    /// indices along a space-filling curve through the origins where the scene's hierarchy
-    /// and bodies take more than 8 MiB and the origins do not come in order already, else
-    /// `None` (rays traced as given). A caller that casts rays one at a time, with limits or
+    /// The order in which [`PeriodicScene::cast_rays`] traces rays from `origins` (one per
+    /// ray): their indices along a space-filling curve through the origins where the scene's
+    /// hierarchy and bodies take more than 8 MiB and the origins do not come in order already,
+    /// else `None` (rays traced as given). A caller that casts rays one at a time, with limits or
     /// filters of its own per ray, gets the batch's use of the cache by casting them in this
     /// order; the answers are the same in any order.
     ///
