@@ -29,7 +29,9 @@
 //!   sorting them measured slower than tracing them as given. A batch whose consecutive origins
 //!   lie on average within [`COHERENT`] times the spacing the curve would give them (the
 //!   extent of their box over the `D`-th root of their number) is traced as given
-//!   ([`in_order_already`]); the test is one pass over the origins.
+//!   ([`in_order_already`]); the test is one pass over the origins. A plain scene's batch
+//!   traced as given goes to its packets (`src/scene/packet/`), which trace runs of
+//!   neighbouring rays together.
 //! - Batches are ordered in parts of [`PART`] rays, so that the order, the gathered rays and
 //!   their answers take a bounded amount of memory beside the user's.
 //! - The scenes' `ray_order` gives the order itself ([`ray_order`]), for callers that cast rays
@@ -67,9 +69,8 @@ const COHERENT: f64 = 4.0;
 /// The most rays ordered at once.
 const PART: usize = 1 << 20;
 
-/// `hits[i] = cast(&rays[i])` for every ray, in curve order where the scene's `footprint` (the
-/// bytes its queries read from) exceeds [`LARGE`] and the batch has at least [`FEW`] rays, else
-/// in the input's order.
+/// `hits[i] = cast(&rays[i])` for every ray, in curve order where [`worth_ordering`], else in
+/// the input's order.
 ///
 /// # Panics
 ///
@@ -81,14 +82,11 @@ pub(crate) fn cast_in_order<T: Real, const D: usize, H>(
     footprint: usize,
     cast: impl Fn(&Ray<T, D>) -> H,
 ) {
-    if !worth_ordering(rays, Ray::origin, footprint) {
+    if worth_ordering(rays, Ray::origin, footprint) {
+        cast_ordered(call, rays, hits, cast);
+    } else {
         each_ray(call, rays, hits, cast);
-        return;
     }
-    assert_batch_lengths(call, rays.len(), hits.len());
-    ordered(rays, hits, PART, false, |gathered| {
-        gathered.iter().map(&cast).collect()
-    });
 }
 
 /// [`cast_in_order`] on rayon's threads: the same answers.
@@ -104,11 +102,69 @@ pub(crate) fn cast_in_order_par<T: Real, const D: usize, H: Send>(
     footprint: usize,
     cast: impl Fn(&Ray<T, D>) -> H + Sync,
 ) {
-    use rayon::prelude::*;
-    if !worth_ordering(rays, Ray::origin, footprint) {
+    if worth_ordering(rays, Ray::origin, footprint) {
+        cast_ordered_par(call, rays, hits, cast);
+    } else {
         crate::cast::each_ray_par(call, rays, hits, cast);
-        return;
     }
+}
+
+/// How a plain scene traces a batch: in curve order, as given in packets where neighbouring
+/// rays are coherent, or as given one ray at a time.
+pub(crate) enum Trace {
+    /// In curve order, one ray at a time ([`cast_ordered`]).
+    Ordered,
+    /// As given, runs of coherent rays in packets (`src/scene/packet/`).
+    Packets,
+    /// As given, one ray at a time.
+    Singly,
+}
+
+/// How a plain scene of `footprint` bytes traces `rays`: in curve order where
+/// [`worth_ordering`]; else in packets where the origins come [`in_order_already`] (a camera's,
+/// a beam's: rays from scattered points never form a packet, and are not offered to); else one
+/// ray at a time.
+pub(crate) fn trace<T: Real, const D: usize>(rays: &[Ray<T, D>], footprint: usize) -> Trace {
+    let in_order = in_order_already(rays, Ray::origin);
+    if footprint > LARGE && rays.len() >= FEW && !in_order {
+        Trace::Ordered
+    } else if in_order {
+        Trace::Packets
+    } else {
+        Trace::Singly
+    }
+}
+
+/// `hits[i] = cast(&rays[i])` for every ray, in curve order.
+///
+/// # Panics
+///
+/// If `rays` and `hits` differ in length (the message names `call`).
+pub(crate) fn cast_ordered<T: Real, const D: usize, H>(
+    call: &str,
+    rays: &[Ray<T, D>],
+    hits: &mut [H],
+    cast: impl Fn(&Ray<T, D>) -> H,
+) {
+    assert_batch_lengths(call, rays.len(), hits.len());
+    ordered(rays, hits, PART, false, |gathered| {
+        gathered.iter().map(&cast).collect()
+    });
+}
+
+/// [`cast_ordered`] on rayon's threads: the same answers.
+///
+/// # Panics
+///
+/// If `rays` and `hits` differ in length (the message names `call`).
+#[cfg(feature = "rayon")]
+pub(crate) fn cast_ordered_par<T: Real, const D: usize, H: Send>(
+    call: &str,
+    rays: &[Ray<T, D>],
+    hits: &mut [H],
+    cast: impl Fn(&Ray<T, D>) -> H + Sync,
+) {
+    use rayon::prelude::*;
     assert_batch_lengths(call, rays.len(), hits.len());
     ordered(rays, hits, PART, true, |gathered| {
         gathered.par_iter().with_min_len(64).map(&cast).collect()

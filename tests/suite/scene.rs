@@ -438,6 +438,121 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
     check_scene(scene, rng, (0.0, size, 0.0), 40, moved, "many spheres");
 }
 
+/// Coherent batches, which `cast_rays` traces in packets of neighbouring rays
+/// (`src/scene/packet/`): a camera's rays (one origin, directions on a grid crossing every
+/// octant, row after row) and beams (origins on a grid, one direction: along an axis, with zero
+/// components, or oblique) into a lattice of boxes sharing faces (ties on every face), mixed
+/// bodies (duplicates, nested, flat and thin) and spheres; with rays beyond `f32`'s range
+/// mixed in (in `f64`), and unbounded, bounded, zero and NaN limits. Every answer of
+/// `cast_rays` and `cast_rays_par` is the loop's over the bodies, bit for bit.
+fn coherent_batches<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
+    bodies: Vec<S>,
+    (lo, hi): (f64, f64),
+    label: &str,
+) {
+    let scene = Scene::new(bodies.clone());
+    let side: usize = 16;
+    let grid = |k: usize| -> SVector<f64, D> {
+        SVector::from_fn(|i, _| {
+            let step = (k / side.pow(i as u32)) % side;
+            (step as f64 + 0.5) / side as f64
+        })
+    };
+    let count = side.pow(D as u32 - 1) * 8;
+    let middle = SVector::<f64, D>::repeat(0.5 * (lo + hi));
+    let mut batches: Vec<Vec<Ray<T, D>>> = Vec::new();
+    // A camera inside or outside the scene, its directions spanning every octant.
+    for at in [middle, middle - SVector::repeat(hi - lo)] {
+        let look = middle - at + SVector::repeat(0.3);
+        let camera = (0..count)
+            .map(|k| {
+                let dir = look.normalize() + (grid(k) - SVector::repeat(0.5)) * 2.0;
+                Ray::new(of::<T, D>(at), dir.map(T::from_wide)).unwrap()
+            })
+            .collect();
+        batches.push(camera);
+    }
+    // Beams: along an axis from a lattice of origins on the scene's lower face (rays along
+    // shared faces), and oblique.
+    for oblique in [false, true] {
+        let dir = SVector::<f64, D>::from_fn(|i, _| {
+            if i == D - 1 {
+                1.0
+            } else if oblique {
+                0.3 - 0.2 * i as f64
+            } else {
+                0.0
+            }
+        });
+        let beam = (0..count)
+            .map(|k| {
+                let mut o = SVector::<f64, D>::from_fn(|i, _| {
+                    lo + (hi - lo) * ((k / side.pow(i as u32)) % side) as f64 / side as f64
+                });
+                o[D - 1] = lo - 1.0;
+                Ray::new(of::<T, D>(o), dir.map(T::from_wide)).unwrap()
+            })
+            .collect();
+        batches.push(beam);
+    }
+    // Origins beyond `f32`'s range among coherent rays (cast one at a time where `f32` cannot
+    // hold them), where the width holds them.
+    if T::from_wide(1e39).to_wide().is_finite() {
+        let mut beam = batches[3].clone();
+        for k in (0..beam.len()).step_by(5) {
+            let mut o = beam[k].origin().coords.map(|v| v.to_wide());
+            o[0] = -1e39;
+            beam[k] = Ray::new(of::<T, D>(o), beam[k].dir().into_inner()).unwrap();
+        }
+        batches.push(beam);
+    }
+    for (b, batch) in batches.iter().enumerate() {
+        for max in [f64::INFINITY, 0.4 * (hi - lo), 0.0, f64::NAN] {
+            let max = T::from_wide(max);
+            let mut hits = vec![None; batch.len()];
+            scene.cast_rays(batch, max, &mut hits);
+            for (k, (ray, hit)) in batch.iter().zip(&hits).enumerate() {
+                let want = loop_first(&bodies, |_| true, |body| body.cast_ray(ray, max));
+                assert_eq!(
+                    body_hit_bits(hit),
+                    body_hit_bits(&want),
+                    "{label}: batch {b}, ray {k}, max {max:?}"
+                );
+            }
+            #[cfg(feature = "rayon")]
+            {
+                let mut par = vec![None; batch.len()];
+                scene.cast_rays_par(batch, max, &mut par);
+                assert!(
+                    par.iter()
+                        .zip(&hits)
+                        .all(|(a, b)| body_hit_bits(a) == body_hit_bits(b)),
+                    "{label}: batch {b}, cast_rays_par"
+                );
+            }
+        }
+    }
+}
+
+fn coherent_scenes<T: Real, const D: usize>(seed: u64)
+where
+    Rotation<D>: Rotated<T, D>,
+{
+    let rng = &mut StdRng::seed_from_u64(seed);
+    let n = if D == 2 { 30 } else { 9 };
+    let boxes = lattice::<T, D>(rng, n, 0.0);
+    coherent_batches(boxes, (0.0, n as f64), "lattice");
+    let mixed = mixed_bodies::<T, D>(rng, 0.0);
+    coherent_batches(mixed, (0.0, 10.0), "mixed");
+    let spheres: Vec<Sphere<T, D>> = (0..1500)
+        .map(|_| {
+            let c = SVector::<f64, D>::from_fn(|_, _| rng.random_range(0.0..40.0));
+            sphere(c, rng.random_range(0.2..1.0))
+        })
+        .collect();
+    coherent_batches(spheres, (0.0, 40.0), "spheres");
+}
+
 /// Asserts that `got` and `want` have the same `Debug` forms, which tell every bit of a non-NaN
 /// float: how the instanced and periodic answers are compared.
 fn same_text<A: core::fmt::Debug>(got: &[A], want: &[A], what: &str) {
@@ -678,6 +793,14 @@ fn batches_of_scenes_beyond_the_cache() {
     large_batches::<f32, 3>(21, 220_000);
     large_batches::<f64, 3>(22, 160_000);
     large_batches::<f64, 2>(23, 260_000);
+}
+
+#[test]
+fn packets_of_coherent_rays() {
+    coherent_scenes::<f32, 3>(31);
+    coherent_scenes::<f64, 3>(32);
+    coherent_scenes::<f64, 2>(33);
+    coherent_scenes::<f32, 2>(34);
 }
 
 #[test]

@@ -100,6 +100,12 @@ impl<const D: usize> F32Probe<D> {
         }
         Some(F32Probe { slabs: line })
     }
+
+    /// The origin moved away from the planes and the reciprocals.
+    #[inline(always)]
+    pub(crate) fn slabs(&self) -> &Slabs<f32, D> {
+        &self.slabs
+    }
 }
 
 impl<const D: usize> Line<D> for F32Probe<D> {

@@ -1,0 +1,404 @@
+//! Coherent rays traced together: packets of up to [`LANES`] rays whose directions share the
+//! signs of their components (one octant), each node's children tested against every ray of the
+//! packet at once, lanes across rays (Wald, Slusallek, Benthin and Wagner, "Interactive rendering
+//! with coherent ray tracing", Eurographics 2001; the masked packet traversal of Wald, Benthin
+//! and Boulos, "Getting rid of packets", RT 2008, keeps one mask of active rays per stacked child).
+//!
+//! Each ray keeps what its single cast keeps: its own line ([`F32Probe`], the same parameters in
+//! the same `f32` operations, so the argument of `src/scene/probe/f32.rs` holds lane by lane),
+//! its own best answer and its own entry limit. A child is stacked with the rays that meet it
+//! (each ray's entry no further than its limit) and each of their entries; when it is popped,
+//! the rays whose limit has since fallen below their entry are dropped from it, and a body is
+//! cast only for the rays left. So every body a ray's single cast would cast for its best answer
+//! is cast for it here too (a child is dropped for a ray only where the single cast would drop
+//! it, by the same test against a limit no lower), and the best answer over the bodies cast,
+//! nearest and then lowest id ([`better`]), is the same answer: each answer is the single cast's,
+//! bit for bit. Only the order of the visits differs: the packet visits the nearest child first
+//! by the least entry of its rays.
+
+mod lanes;
+
+use alloc::vec::Vec;
+
+use lanes::Eight;
+
+use super::node::packed::{Packed, QUANTISED};
+use super::node::{BODY, Sides, WIDTH};
+use super::probe::{F32Probe, entry_limit};
+use super::traverse::better;
+use super::{BodyHit, Scene};
+use crate::batch::dispatch::{Job, Registers, with_vector_registers};
+use crate::batch::lanes::Four;
+use crate::core::exact::Products;
+use crate::ray::Ray;
+use crate::real::Real;
+use crate::traits::Cast;
+
+/// The most rays a packet holds: one 256-bit register of `f32`s.
+const LANES: usize = 8;
+
+/// The rays a thread of a parallel batch takes at a time.
+pub(crate) const TASK: usize = 256;
+
+/// The fewest coherent rays traced as a packet; fewer are cast one at a time.
+const FEWEST: usize = 4;
+
+// A node's children's ray bits fit in one `u32`, [`LANES`] bits a child.
+const _: () = assert!(LANES * WIDTH <= 32);
+
+/// A packet's lines, lane `j` for ray `j`, all in one octant.
+struct Packet<const D: usize> {
+    /// Per axis, whether the directions are negative there (the near plane is the upper bound).
+    negative: [bool; D],
+    /// Per axis and ray, the origin moved from the near and the far plane, and the reciprocals
+    /// ([`F32Probe`]'s).
+    near: [[f32; LANES]; D],
+    far: [[f32; LANES]; D],
+    to_near: [[f32; LANES]; D],
+    to_far: [[f32; LANES]; D],
+    /// The rays held, as bits.
+    rays: u32,
+}
+
+impl<const D: usize> Packet<D> {
+    /// An empty packet.
+    fn new() -> Self {
+        Packet {
+            negative: [false; D],
+            near: [[0.0; LANES]; D],
+            far: [[0.0; LANES]; D],
+            to_near: [[0.0; LANES]; D],
+            to_far: [[0.0; LANES]; D],
+            rays: 0,
+        }
+    }
+
+    /// Adds `probe` in lane `j` if it is the first or lies in the packet's octant; whether it
+    /// did.
+    fn add(&mut self, j: usize, probe: &F32Probe<D>) -> bool {
+        let slabs = probe.slabs();
+        if self.rays == 0 {
+            self.negative = slabs.negative;
+        } else if self.negative != slabs.negative {
+            return false;
+        }
+        for i in 0..D {
+            self.near[i][j] = slabs.near[i];
+            self.far[i][j] = slabs.far[i];
+            self.to_near[i][j] = slabs.to_near[i];
+            self.to_far[i][j] = slabs.to_far[i];
+        }
+        self.rays |= 1 << j;
+        true
+    }
+
+    /// The rays that meet each child of `node` with an entry no further than their limit
+    /// `within` (8 bits a child, child `k`'s from bit `8k`), and their entries, in lanes `L`.
+    #[inline(always)]
+    fn meets<L: Eight>(
+        &self,
+        node: &impl Sides<D>,
+        within: &[f32; LANES],
+        enters: &mut [[f32; LANES]; WIDTH],
+    ) -> u32 {
+        let mut near = [[0.0f32; WIDTH]; D];
+        let mut far = [[0.0f32; WIDTH]; D];
+        for i in 0..D {
+            near[i] = node.side(usize::from(self.negative[i]), i);
+            far[i] = node.side(usize::from(!self.negative[i]), i);
+        }
+        let limit = L::load(within);
+        let mut met = 0;
+        for k in 0..WIDTH {
+            let mut enter = L::splat(0.0);
+            let mut exit = limit;
+            for i in 0..D {
+                let to_near = L::splat(near[i][k])
+                    .sub(L::load(&self.near[i]))
+                    .mul(L::load(&self.to_near[i]));
+                let to_far = L::splat(far[i][k])
+                    .sub(L::load(&self.far[i]))
+                    .mul(L::load(&self.to_far[i]));
+                enter = to_near.above(enter);
+                exit = to_far.below(exit);
+            }
+            met |= enter.at_most(exit) << (LANES * k);
+            enter.store(&mut enters[k]);
+        }
+        met
+    }
+}
+
+/// A child yet to visit, the rays that meet it, and their entries.
+#[derive(Clone, Copy)]
+struct Stacked {
+    child: u32,
+    rays: u32,
+    enter: [f32; LANES],
+}
+
+impl<T: Real, const D: usize, S> Scene<T, D, S> {
+    /// Prefetches the children of `node` in `kept` (bits).
+    #[inline(always)]
+    fn prefetch_kept(&self, node: &Packed<D>, kept: u32) {
+        let mut rest = kept;
+        while rest != 0 {
+            self.prefetch_child(node.child[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+    }
+
+    /// The first answer of each ray of `packet` (lane by lane), as [`Scene::first`] gives it for
+    /// the ray alone: `cast(j, id, body)` casts ray `j` at body `id`.
+    #[inline(always)]
+    fn first_packet<L: Eight, A: Copy>(
+        &self,
+        packet: &Packet<D>,
+        max: f64,
+        stack: &mut [Stacked],
+        mut cast: impl FnMut(usize, usize, &S) -> Option<(f64, A)>,
+    ) -> [Option<(usize, A)>; LANES] {
+        let mut best: [Option<(usize, A)>; LANES] = [None; LANES];
+        let mut best_at: [Option<(usize, f64)>; LANES] = [None; LANES];
+        if self.hierarchy.nodes.is_empty() || !(max >= 0.0) {
+            return best;
+        }
+        let mut within = [entry_limit(max); LANES];
+        'traverse: {
+            let mut top = 0;
+            let (mut child, mut rays) = (0u32, packet.rays);
+            let mut enters = [[0.0f32; LANES]; WIDTH];
+            loop {
+                if child & BODY != 0 {
+                    let id = (child & !BODY) as usize;
+                    let mut left = rays;
+                    while left != 0 {
+                        let j = left.trailing_zeros() as usize;
+                        left &= left - 1;
+                        if let Some((d, answer)) = cast(j, id, &self.bodies[id])
+                            && better(best_at[j], id, d)
+                        {
+                            best[j] = Some((id, answer));
+                            best_at[j] = Some((id, d));
+                            within[j] = entry_limit(d);
+                        }
+                    }
+                } else {
+                    let node = &self.hierarchy.nodes[child as usize];
+                    let mut met = if node.full == QUANTISED {
+                        packet.meets::<L>(node, &within, &mut enters)
+                    } else {
+                        packet.meets::<L>(
+                            &self.hierarchy.full[node.full as usize],
+                            &within,
+                            &mut enters,
+                        )
+                    };
+                    // The rays of this child in each child's bits, and the unused children's
+                    // cleared.
+                    let used = node.used();
+                    let (spread, every) = (0..WIDTH).fold((0, 0), |(spread, every), k| {
+                        (
+                            spread | ((used >> k & 1) * 0xff) << (LANES * k),
+                            every | rays << (LANES * k),
+                        )
+                    });
+                    met &= every & spread;
+                    let mut keys = [f32::INFINITY; WIDTH];
+                    let mut kept = 0u32;
+                    for k in 0..WIDTH {
+                        let bits = met >> (LANES * k) & 0xff;
+                        keys[k] = enters[k][(bits | 1 << LANES).trailing_zeros() as usize % LANES];
+                        kept |= u32::from(bits != 0) << k;
+                    }
+                    if kept != 0 {
+                        self.prefetch_kept(node, kept);
+                        // The nearest visited next, the others stacked farthest first.
+                        let mut order = [0usize; WIDTH];
+                        let mut count = 0;
+                        let mut rest = kept;
+                        while rest != 0 {
+                            order[count] = rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            count += 1;
+                        }
+                        order[..count].sort_unstable_by(|&a, &b| keys[b].total_cmp(&keys[a]));
+                        for &k in &order[..count - 1] {
+                            stack[top] = Stacked {
+                                child: node.child[k],
+                                rays: met >> (LANES * k) & 0xff,
+                                enter: enters[k],
+                            };
+                            top += 1;
+                        }
+                        let k = order[count - 1];
+                        (child, rays) = (node.child[k], met >> (LANES * k) & 0xff);
+                        continue;
+                    }
+                }
+                // The next child: the top of the stack, with the rays still within their limit.
+                loop {
+                    if top == 0 {
+                        break 'traverse;
+                    }
+                    top -= 1;
+                    let entry = &stack[top];
+                    (child, rays) = (
+                        entry.child,
+                        entry.rays & L::load(&entry.enter).at_most(L::load(&within)),
+                    );
+                    if rays != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A batch's rays, traced in packets where they are coherent (the work
+/// [`with_vector_registers`] runs in the registers it picks).
+struct Batch<'a, T: Real, const D: usize, S> {
+    scene: &'a Scene<T, D, S>,
+    rays: &'a [Ray<T, D>],
+    max_distance: T,
+    hits: &'a mut [Option<BodyHit<T, D>>],
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Job for Batch<'_, T, D, S> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<V: Four>(self, _: Products, registers: Registers) {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if registers >= Registers::Avx2 {
+            return self.trace::<lanes::Avx8>();
+        }
+        let _ = registers;
+        self.trace::<lanes::F32x8>()
+    }
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Batch<'_, T, D, S> {
+    /// Every ray's answer: runs of coherent rays ([`Coherence`]) of at least [`FEWEST`] traced
+    /// as packets of up to [`LANES`] in lanes `L`, the other rays cast one at a time.
+    #[inline(always)]
+    fn trace<L: Eight>(self) {
+        let Batch {
+            scene,
+            rays,
+            max_distance,
+            hits,
+        } = self;
+        let blank = Stacked {
+            child: 0,
+            rays: 0,
+            enter: [0.0; LANES],
+        };
+        let mut stack: Vec<Stacked> = alloc::vec![blank; (WIDTH - 1) * scene.hierarchy.depth + 1];
+        let coherence = Coherence::of(scene);
+        let max = max_distance.to_wide();
+        let mut start = 0;
+        while start < rays.len() {
+            let run = coherence.map_or(1, |c| c.run(&rays[start..]));
+            let mut packet = Packet::new();
+            let mut taken = 0;
+            if run >= FEWEST {
+                for ray in &rays[start..start + run] {
+                    match F32Probe::of(ray, 0.0) {
+                        Some(probe) if packet.add(taken, &probe) => taken += 1,
+                        _ => break,
+                    }
+                }
+            }
+            if taken < FEWEST {
+                hits[start] = scene.cast_ray(&rays[start], max_distance);
+                start += 1;
+                continue;
+            }
+            let group = &rays[start..start + taken];
+            let answers = scene.first_packet::<L, _>(&packet, max, &mut stack, |j, _, body| {
+                body.cast_ray(&group[j], max_distance)
+                    .map(|hit| (hit.distance.to_wide(), hit))
+            });
+            for (hit, answer) in hits[start..start + taken].iter_mut().zip(answers) {
+                *hit = answer.map(|(body, hit)| BodyHit { body, hit });
+            }
+            start += taken;
+        }
+    }
+}
+
+/// When consecutive rays are traced as one packet: their origins lie within the bodies'
+/// spacing of the first's (`extent / n^(1/D)` for `n` bodies whose box is `extent` across on its
+/// widest axis, as a coordinate difference), and their unit directions differ from the first's
+/// by at most `n^(-1/D)` in each component, so that the rays stay about a spacing apart across the
+/// scene. A camera's neighbouring pixels and a beam's neighbouring rays are; rays from scattered
+/// points, or from one point in scattered directions, are not, and a packet of them would visit
+/// the nodes of each ray in turn, at eight rays' cost each.
+#[derive(Clone, Copy)]
+struct Coherence {
+    /// The largest difference of origins' coordinates.
+    apart: f64,
+    /// The largest difference of directions' components.
+    turned: f64,
+}
+
+impl Coherence {
+    /// The test for `scene`'s rays; `None` where its box is empty, a point or not finite.
+    fn of<T: Real, const D: usize, S>(scene: &Scene<T, D, S>) -> Option<Self> {
+        if scene.hierarchy.nodes.is_empty() {
+            return None;
+        }
+        let (low, high) = scene.hierarchy.node(0).union();
+        let extent = (0..D).fold(0.0, |m: f64, i| {
+            m.max(f64::from(high[i]) - f64::from(low[i]))
+        });
+        let root = num_traits::Float::powf(scene.bodies.len() as f64, 1.0 / D as f64);
+        let turned = 1.0 / root;
+        (extent.is_finite() && extent > 0.0).then_some(Coherence {
+            apart: extent * turned,
+            turned,
+        })
+    }
+
+    /// How many of `rays` from the first, up to [`LANES`], are coherent with the first.
+    #[inline(always)]
+    fn run<T: Real, const D: usize>(self, rays: &[Ray<T, D>]) -> usize {
+        let first = &rays[0];
+        let (o, n) = (first.origin(), first.dir());
+        let mut count = 1;
+        for ray in rays.iter().take(LANES).skip(1) {
+            let close = (0..D).all(|i| {
+                (ray.origin()[i].to_wide() - o[i].to_wide()).abs() <= self.apart
+                    && (ray.dir()[i].to_wide() - n[i].to_wide()).abs() <= self.turned
+            });
+            if !close {
+                break;
+            }
+            count += 1;
+        }
+        count
+    }
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
+    /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every ray (`rays` and `hits` of one
+    /// length), coherent rays traced as packets (the module's documentation), in the widest
+    /// registers up to AVX2 the CPU has.
+    pub(crate) fn cast_in_packets(
+        &self,
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        hits: &mut [Option<BodyHit<T, D>>],
+    ) {
+        let batch = Batch {
+            scene: self,
+            rays,
+            max_distance,
+            hits,
+        };
+        with_vector_registers(Registers::Avx2, batch);
+    }
+}
