@@ -14,7 +14,7 @@ use raysweep::{BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSp
 
 use crate::arrays::{Width, column, table};
 use crate::query::{QueryArgs, Spanned, clip};
-use crate::rows::{Answer, Arranged, Csr, Ids, columns, each, ragged};
+use crate::rows::{Answer, Answers, Arranged, Csr, Ids, columns, each, ragged};
 use crate::scene::Solid;
 
 /// A scene or an instanced scene, as the shared queries ask it.
@@ -40,6 +40,20 @@ pub(crate) trait Placed<T: Width, const D: usize>: Sync {
         max: T,
         keep: impl Fn(usize) -> bool + Copy,
     ) -> Option<Answer<T, D, Self::Ids>>;
+    /// The first hits of `rays` (no radius), ray `i` within `max[i]`, over those `keep` keeps,
+    /// pushed onto `out` in order: [`Placed::first`] of each, unless the crate traces them
+    /// together (`Scene::cast_rays_filtered`: packets of coherent rays).
+    fn firsts(
+        &self,
+        rays: &[Ray<T, D>],
+        max: &[T],
+        keep: impl Fn(usize) -> bool + Copy,
+        out: &mut Answers<T, D, Self::Ids>,
+    ) {
+        for (ray, &max) in rays.iter().zip(max) {
+            out.push(self.first(ray, None, max, keep));
+        }
+    }
     fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool;
     /// The spans of the line (or of a ball of `radius` moving along it) into `out`; `end`,
     /// where given, the segment's (those beyond it may be left out: they are clipped away).
@@ -83,6 +97,20 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
             Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
         };
         hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal))
+    }
+    fn firsts(
+        &self,
+        rays: &[Ray<T, D>],
+        max: &[T],
+        keep: impl Fn(usize) -> bool + Copy,
+        out: &mut Answers<T, D>,
+    ) {
+        let mut hits = vec![None; rays.len()];
+        self.cast_rays_filtered(rays, max, keep, &mut hits);
+        out.extend(
+            hits.into_iter()
+                .map(|hit| hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal))),
+        );
     }
     fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
         self.hits_any_filtered(ray, max, keep)
@@ -253,6 +281,17 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let arranged = placed.ray_order(&rays.origins()).map(Arranged::of_rows);
     let row_at = |k: usize| arranged.as_ref().map_or(k, |a| a.row(k));
     let hits = columns(&run, rays.len(), |block, answers| {
+        if radius.is_none() {
+            // The block's rays and limits gathered, then traced together.
+            let mut gathered = Vec::with_capacity(block.len());
+            let mut limits = Vec::with_capacity(block.len());
+            for row in block.map(row_at) {
+                gathered.push(rays.get(row)?);
+                limits.push(reach.at(row));
+            }
+            placed.firsts(&gathered, &limits, keep, answers);
+            return Ok(());
+        }
         let gathered: Vec<_> = block
             .map(row_at)
             .map(|row| (rays.get(row), radius.map(|r| r.at(row)), reach.at(row)))

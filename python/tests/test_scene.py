@@ -252,6 +252,35 @@ def test_rays_of_a_scene_beyond_the_cache_equal_one_at_a_time():
         scene.cast_rays(bad, d)
 
 
+def test_a_camera_s_rays_equal_one_at_a_time():
+    """A camera's rays, row after row from one point (traced together in packets of
+    neighbouring rays, ``Scene::cast_rays_filtered``), into balls and boxes in both widths: every
+    answer, with per-row distances (some zero) and a mask, is the one that ray
+    gets alone, the lowest id among equals; a bad row among them is still named."""
+    import raysweep as rs
+
+    rng = np.random.default_rng(58)
+    for dtype in (np.float32, np.float64):
+        c = rng.uniform(0, 40, (1500, 3)).astype(dtype)
+        r = rng.uniform(0.2, 1.0, 1500).astype(dtype)
+        lo = np.floor(rng.uniform(0, 40, (300, 3))).astype(dtype)
+        scene = rs.Scene(spheres=(c, r), boxes=(lo, lo + 1))
+        u, v = np.meshgrid(np.linspace(-0.6, 0.6, 48), np.linspace(-0.6, 0.6, 40))
+        d = np.stack([u.ravel(), v.ravel(), np.ones(u.size)], axis=1).astype(dtype)
+        o = np.tile(np.array([20.3, 20.1, -30.0], dtype), (len(d), 1))
+        reach = rng.choice([np.inf, 45.0, 60.0, 0.0], len(d)).astype(dtype)
+        mask = rng.random(len(scene)) < 0.8
+        got = scene.cast_rays(o, d, max_distance=reach, mask=mask)
+        rows = [scene.cast_rays(o[k : k + 1], d[k : k + 1], max_distance=reach[k : k + 1], mask=mask) for k in range(len(o))]
+        for j, column in enumerate(got):
+            assert_same(column, np.concatenate([row[j] for row in rows]))
+        assert np.isfinite(got[0]).sum() > len(o) // 4
+        bad = d.copy()
+        bad[1001] = 0
+        with pytest.raises(ValueError, match="ray 1001"):
+            scene.cast_rays(o, bad)
+
+
 def _property_scene(data, dtype, dim):
     """A small scene drawn by hypothesis: balls and boxes on a coarse lattice of coordinates
     (so faces are shared and rays run in them), and rays from lattice points."""

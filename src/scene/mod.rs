@@ -574,9 +574,62 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             Trace::Ordered => ray_batch::cast_ordered(CALL, rays, hits, cast),
             Trace::Packets => {
                 assert_batch_lengths(CALL, rays.len(), hits.len());
-                self.cast_in_packets(rays, max_distance, hits);
+                self.cast_in_packets(rays, |_| max_distance, |_| true, hits);
             }
             Trace::Singly => each_ray(CALL, rays, hits, cast),
+        }
+    }
+
+    /// `hits[i]` is exactly [`Scene::cast_ray_filtered`]`(&rays[i], max_distances[i],
+    /// &filter)`: a batch whose rays each have a limit of their own (a transport step's free
+    /// paths), over the bodies `filter` keeps. The rays are traced as given, runs of
+    /// neighbouring rays that start and point close together in packets as [`Scene::cast_rays`]
+    /// traces them; in a scene larger than the cache, give them in [`Scene::ray_order`] for the
+    /// cache's sake (the answers are the same in any order).
+    ///
+    /// # Panics
+    ///
+    /// If `rays`, `max_distances` and `hits` differ in length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point3, Vector3};
+    /// use raysweep::{Ray, Scene, Sphere};
+    ///
+    /// let scene: Scene<f64, 3, Sphere<f64>> = Scene::new(vec![
+    ///     Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?,
+    ///     Sphere::new(Point3::new(0.0, 0.0, 9.0), 1.0)?,
+    /// ]);
+    /// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+    /// let mut hits = vec![None; 3];
+    /// scene.cast_rays_filtered(&[ray; 3], &[100.0, 3.0, 100.0], |id| id != 0, &mut hits);
+    /// let bodies: Vec<_> = hits.iter().map(|h| h.map(|h| h.body)).collect();
+    /// assert_eq!(bodies, [Some(1), None, Some(1)]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    pub fn cast_rays_filtered(
+        &self,
+        rays: &[Ray<T, D>],
+        max_distances: &[T],
+        filter: impl Fn(usize) -> bool,
+        hits: &mut [Option<BodyHit<T, D>>],
+    ) {
+        const CALL: &str = "Scene::cast_rays_filtered";
+        assert_batch_lengths(CALL, rays.len(), hits.len());
+        assert_eq!(
+            rays.len(),
+            max_distances.len(),
+            "{CALL}: {} rays but {} max_distances",
+            rays.len(),
+            max_distances.len()
+        );
+        if ray_batch::in_order_already(rays, Ray::origin) {
+            self.cast_in_packets(rays, |i| max_distances[i], filter, hits);
+        } else {
+            for ((ray, &max), hit) in rays.iter().zip(max_distances).zip(hits.iter_mut()) {
+                *hit = self.cast_ray_filtered(ray, max, &filter);
+            }
         }
     }
 
@@ -629,7 +682,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                 assert_batch_lengths(CALL, rays.len(), hits.len());
                 rays.par_chunks(packet::TASK)
                     .zip(hits.par_chunks_mut(packet::TASK))
-                    .for_each(|(rays, hits)| self.cast_in_packets(rays, max_distance, hits));
+                    .for_each(|(rays, hits)| {
+                        self.cast_in_packets(rays, |_| max_distance, |_| true, hits);
+                    });
             }
             Trace::Singly => crate::cast::each_ray_par(CALL, rays, hits, cast),
         }

@@ -206,7 +206,7 @@ fn worth_ordering<P, T: Real, const D: usize>(
 /// batch from one point, or one whose origins step across a grid, is; origins drawn
 /// independently through a region, about a third of the extent apart, are not. (Origins whose
 /// differences overflow `f64` count as in order: the choice changes no answer.)
-fn in_order_already<P, T: Real, const D: usize>(
+pub(crate) fn in_order_already<P, T: Real, const D: usize>(
     items: &[P],
     origin: impl Fn(&P) -> &Point<T, D>,
 ) -> bool {

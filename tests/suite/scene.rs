@@ -443,8 +443,9 @@ fn many_spheres<T: Real, const D: usize>(seed: u64) {
 /// octant, row after row) and beams (origins on a grid, one direction: along an axis, with zero
 /// components, or oblique) into a lattice of boxes sharing faces (ties on every face), mixed
 /// bodies (duplicates, nested, flat and thin) and spheres; with rays beyond `f32`'s range
-/// mixed in (in `f64`), and unbounded, bounded, zero and NaN limits. Every answer of
-/// `cast_rays` and `cast_rays_par` is the loop's over the bodies, bit for bit.
+/// mixed in (in `f64`), and unbounded, bounded, zero and NaN limits, one for the batch or one
+/// per ray with a filter. Every answer of `cast_rays`, `cast_rays_par` and `cast_rays_filtered`
+/// is the loop's over the bodies, bit for bit.
 fn coherent_batches<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
     bodies: Vec<S>,
     (lo, hi): (f64, f64),
@@ -530,6 +531,31 @@ fn coherent_batches<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
                     "{label}: batch {b}, cast_rays_par"
                 );
             }
+        }
+        // A limit of each ray's own (neighbours' differing, some zero, negative or NaN) and a
+        // filter.
+        let limits: Vec<T> = (0..batch.len())
+            .map(|k| {
+                let limit = match k % 7 {
+                    0 => f64::INFINITY,
+                    1 => 0.0,
+                    2 => -1.0,
+                    3 if k % 5 == 0 => f64::NAN,
+                    _ => (hi - lo) * (k % 11) as f64 / 10.0,
+                };
+                T::from_wide(limit)
+            })
+            .collect();
+        let keep = |id: usize| id % 3 != 1;
+        let mut hits = vec![None; batch.len()];
+        scene.cast_rays_filtered(batch, &limits, keep, &mut hits);
+        for (k, ((ray, &max), hit)) in batch.iter().zip(&limits).zip(&hits).enumerate() {
+            let want = loop_first(&bodies, keep, |body| body.cast_ray(ray, max));
+            assert_eq!(
+                body_hit_bits(hit),
+                body_hit_bits(&want),
+                "{label}: batch {b}, ray {k}, filtered within {max:?}"
+            );
         }
     }
 }

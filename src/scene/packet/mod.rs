@@ -38,6 +38,7 @@ use crate::traits::Cast;
 const LANES: usize = 8;
 
 /// The rays a thread of a parallel batch takes at a time.
+#[cfg(feature = "rayon")]
 pub(crate) const TASK: usize = 256;
 
 /// The fewest coherent rays traced as a packet; fewer are cast one at a time.
@@ -149,24 +150,26 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     }
 
     /// The first answer of each ray of `packet` (lane by lane), as [`Scene::first`] gives it for
-    /// the ray alone: `cast(j, id, body)` casts ray `j` at body `id`.
+    /// the ray alone within `max[j]`: `cast(j, id, body)` casts ray `j` at body `id`. A lane
+    /// whose limit is negative or a NaN answers nothing, as the single cast does.
     #[inline(always)]
     fn first_packet<L: Eight, A: Copy>(
         &self,
         packet: &Packet<D>,
-        max: f64,
+        max: &[f64; LANES],
         stack: &mut [Stacked],
         mut cast: impl FnMut(usize, usize, &S) -> Option<(f64, A)>,
     ) -> [Option<(usize, A)>; LANES] {
         let mut best: [Option<(usize, A)>; LANES] = [None; LANES];
         let mut best_at: [Option<(usize, f64)>; LANES] = [None; LANES];
-        if self.hierarchy.nodes.is_empty() || !(max >= 0.0) {
+        let ahead = (0..LANES).fold(0, |bits, j| bits | u32::from(max[j] >= 0.0) << j);
+        if self.hierarchy.nodes.is_empty() || packet.rays & ahead == 0 {
             return best;
         }
-        let mut within = [entry_limit(max); LANES];
+        let mut within = max.map(entry_limit);
         'traverse: {
             let mut top = 0;
-            let (mut child, mut rays) = (0u32, packet.rays);
+            let (mut child, mut rays) = (0u32, packet.rays & ahead);
             let mut enters = [[0.0f32; LANES]; WIDTH];
             loop {
                 if child & BODY != 0 {
@@ -258,15 +261,23 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
 }
 
 /// A batch's rays, traced in packets where they are coherent (the work
-/// [`with_vector_registers`] runs in the registers it picks).
-struct Batch<'a, T: Real, const D: usize, S> {
+/// [`with_vector_registers`] runs in the registers it picks): ray `i` within `limit(i)`, over
+/// the bodies `filter` keeps.
+struct Batch<'a, T: Real, const D: usize, S, M, F> {
     scene: &'a Scene<T, D, S>,
     rays: &'a [Ray<T, D>],
-    max_distance: T,
+    limit: M,
+    filter: F,
     hits: &'a mut [Option<BodyHit<T, D>>],
 }
 
-impl<T: Real, const D: usize, S: Cast<T, D>> Job for Batch<'_, T, D, S> {
+impl<T, const D: usize, S, M, F> Job for Batch<'_, T, D, S, M, F>
+where
+    T: Real,
+    S: Cast<T, D>,
+    M: Fn(usize) -> T,
+    F: Fn(usize) -> bool,
+{
     type Output = ();
 
     #[inline(always)]
@@ -280,7 +291,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Job for Batch<'_, T, D, S> {
     }
 }
 
-impl<T: Real, const D: usize, S: Cast<T, D>> Batch<'_, T, D, S> {
+impl<T, const D: usize, S, M, F> Batch<'_, T, D, S, M, F>
+where
+    T: Real,
+    S: Cast<T, D>,
+    M: Fn(usize) -> T,
+    F: Fn(usize) -> bool,
+{
     /// Every ray's answer: runs of coherent rays ([`Coherence`]) of at least [`FEWEST`] traced
     /// as packets of up to [`LANES`] in lanes `L`, the other rays cast one at a time.
     #[inline(always)]
@@ -288,7 +305,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Batch<'_, T, D, S> {
         let Batch {
             scene,
             rays,
-            max_distance,
+            limit,
+            filter,
             hits,
         } = self;
         let blank = Stacked {
@@ -298,7 +316,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Batch<'_, T, D, S> {
         };
         let mut stack: Vec<Stacked> = alloc::vec![blank; (WIDTH - 1) * scene.hierarchy.depth + 1];
         let coherence = Coherence::of(scene);
-        let max = max_distance.to_wide();
         let mut start = 0;
         while start < rays.len() {
             let run = coherence.map_or(1, |c| c.run(&rays[start..]));
@@ -313,13 +330,18 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Batch<'_, T, D, S> {
                 }
             }
             if taken < FEWEST {
-                hits[start] = scene.cast_ray(&rays[start], max_distance);
+                hits[start] = scene.cast_ray_filtered(&rays[start], limit(start), &filter);
                 start += 1;
                 continue;
             }
             let group = &rays[start..start + taken];
-            let answers = scene.first_packet::<L, _>(&packet, max, &mut stack, |j, _, body| {
-                body.cast_ray(&group[j], max_distance)
+            let limits: [T; LANES] = core::array::from_fn(|j| limit(start + j.min(taken - 1)));
+            let max = limits.map(Real::to_wide);
+            let answers = scene.first_packet::<L, _>(&packet, &max, &mut stack, |j, id, body| {
+                if !filter(id) {
+                    return None;
+                }
+                body.cast_ray(&group[j], limits[j])
                     .map(|hit| (hit.distance.to_wide(), hit))
             });
             for (hit, answer) in hits[start..start + taken].iter_mut().zip(answers) {
@@ -384,19 +406,21 @@ impl Coherence {
 }
 
 impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
-    /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every ray (`rays` and `hits` of one
-    /// length), coherent rays traced as packets (the module's documentation), in the widest
-    /// registers up to AVX2 the CPU has.
+    /// `hits[i] = self.cast_ray_filtered(&rays[i], limit(i), &filter)` for every ray (`rays` and
+    /// `hits` of one length), coherent rays traced as packets (the module's documentation), in
+    /// the widest registers up to AVX2 the CPU has.
     pub(crate) fn cast_in_packets(
         &self,
         rays: &[Ray<T, D>],
-        max_distance: T,
+        limit: impl Fn(usize) -> T,
+        filter: impl Fn(usize) -> bool,
         hits: &mut [Option<BodyHit<T, D>>],
     ) {
         let batch = Batch {
             scene: self,
             rays,
-            max_distance,
+            limit,
+            filter,
             hits,
         };
         with_vector_registers(Registers::Avx2, batch);
