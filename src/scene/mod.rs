@@ -20,7 +20,7 @@
 //!   several side by side.
 //! - [`ray_batch`]: the scenes' ray batches, traced in the curve order of the rays' origins
 //!   where the scene is larger than the cache.
-//! - [`packet`]: coherent rays of a batch traced together, eight to a packet, each node's
+//! - [`packet`]: coherent rays of a batch traced together, sixteen to a packet, each node's
 //!   children tested against all of them in one pass of `f32` lanes.
 //! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
 //! - here: [`Scene`] and its ray queries.
@@ -556,7 +556,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     /// together read the same nodes from cache (about twice as fast per ray at `10^6` balls;
     /// `docs/performance.md`); the answers are written in the input's order all the same. Else,
     /// runs of neighbouring rays that start and point close together (a camera's pixels, a
-    /// beam's rays, given in order) are traced as packets of up to eight, each node tested
+    /// beam's rays, given in order) are traced as packets of up to sixteen, each node tested
     /// against all of them at once (about 2.5 times as fast per ray).
     ///
     /// # Panics

@@ -6,16 +6,23 @@
 //!
 //! Each ray keeps what its single cast keeps: its own line ([`F32Probe`], the same parameters in
 //! the same `f32` operations, so the argument of `src/scene/probe/f32.rs` holds lane by lane),
-//! its own best answer and its own entry limit. A child is stacked with the rays that meet it
-//! (each ray's entry no further than its limit) and each of their entries; when it is popped,
-//! the rays whose limit has since fallen below their entry are dropped from it, and a body is
-//! cast only for the rays left. So every body a ray's single cast would cast for its best answer
-//! is cast for it here too (a child is dropped for a ray only where the single cast would drop
-//! it, by the same test against a limit no lower), and the best answer over the bodies cast,
-//! nearest and then lowest id ([`better`]), is the same answer: each answer is the single cast's,
-//! bit for bit. Only the order of the visits differs: the packet visits the nearest child first
-//! by the least entry of its rays.
-
+//! its own limit, best answer and entry limit. A child is stacked with the rays that meet it
+//! (each ray's entry no further than its entry limit) and each of their entries; when it is
+//! popped, the rays whose entry limit has since fallen below their entry are dropped from it,
+//! and a body is cast only for the rays left. A child is so dropped for a ray only where its
+//! entry exceeds the ray's entry limit, which never falls below that of the ray's final answer:
+//! the child that holds the final answer, whose entry is at most that (the probe's argument), is
+//! never dropped, and equal entries are still visited, for the lowest id. So the body of each
+//! ray's answer is cast for it, every body cast is one the loop casts too, and the best answer
+//! over them, nearest and then lowest id ([`better`]), is the loop's: each answer is the single
+//! cast's, bit for bit. Only the order of the visits differs: a packet visits the child whose
+//! first ray enters it nearest first.
+//!
+//! Packets are made of consecutive rays of a batch given in order ([`Coherence`]: a camera's
+//! pixels, a beam's rays), in one octant, whose origins `f32` holds; the other rays are cast one
+//! at a time. The node test runs in [`lanes::Eight`] lanes, AVX where the CPU has it
+//! (`src/batch/dispatch.rs`), portable elsewhere, with the same bits.
+//!
 mod lanes;
 
 use alloc::vec::Vec;
@@ -34,8 +41,15 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
 
-/// The most rays a packet holds: one 256-bit register of `f32`s.
-const LANES: usize = 8;
+/// The most rays a packet holds: two 256-bit registers of `f32`s (sixteen measured 7-10 % faster
+/// per ray than eight for a camera and a beam, and thirty-two slower).
+const LANES: usize = 16;
+
+/// A packet's rays in one child's bits.
+const RAYS: u64 = (1 << LANES) - 1;
+
+/// The groups of eight lanes a packet's rays take.
+const HALVES: usize = LANES / 8;
 
 /// The rays a thread of a parallel batch takes at a time.
 #[cfg(feature = "rayon")]
@@ -44,8 +58,8 @@ pub(crate) const TASK: usize = 256;
 /// The fewest coherent rays traced as a packet; fewer are cast one at a time.
 const FEWEST: usize = 4;
 
-// A node's children's ray bits fit in one `u32`, [`LANES`] bits a child.
-const _: () = assert!(LANES * WIDTH <= 32);
+// A node's children's ray bits fit in one `u64`, [`LANES`] bits a child, and the lanes in groups of eight.
+const _: () = assert!(LANES * WIDTH <= 64 && LANES.is_multiple_of(8));
 
 /// A packet's lines, lane `j` for ray `j`, all in one octant.
 struct Packet<const D: usize> {
@@ -101,33 +115,55 @@ impl<const D: usize> Packet<D> {
         node: &impl Sides<D>,
         within: &[f32; LANES],
         enters: &mut [[f32; LANES]; WIDTH],
-    ) -> u32 {
+    ) -> u64 {
         let mut near = [[0.0f32; WIDTH]; D];
         let mut far = [[0.0f32; WIDTH]; D];
         for i in 0..D {
             near[i] = node.side(usize::from(self.negative[i]), i);
             far[i] = node.side(usize::from(!self.negative[i]), i);
         }
-        let limit = L::load(within);
         let mut met = 0;
-        for k in 0..WIDTH {
-            let mut enter = L::splat(0.0);
-            let mut exit = limit;
-            for i in 0..D {
-                let to_near = L::splat(near[i][k])
-                    .sub(L::load(&self.near[i]))
-                    .mul(L::load(&self.to_near[i]));
-                let to_far = L::splat(far[i][k])
-                    .sub(L::load(&self.far[i]))
-                    .mul(L::load(&self.to_far[i]));
-                enter = to_near.above(enter);
-                exit = to_far.below(exit);
+        for h in 0..HALVES {
+            let limit = L::load(eight(within, h));
+            for k in 0..WIDTH {
+                let mut enter = L::splat(0.0);
+                let mut exit = limit;
+                for i in 0..D {
+                    let to_near = L::splat(near[i][k])
+                        .sub(L::load(eight(&self.near[i], h)))
+                        .mul(L::load(eight(&self.to_near[i], h)));
+                    let to_far = L::splat(far[i][k])
+                        .sub(L::load(eight(&self.far[i], h)))
+                        .mul(L::load(eight(&self.to_far[i], h)));
+                    enter = to_near.above(enter);
+                    exit = to_far.below(exit);
+                }
+                met |= u64::from(enter.at_most(exit)) << (LANES * k + 8 * h);
+                enter.store(eight_mut(&mut enters[k], h));
             }
-            met |= enter.at_most(exit) << (LANES * k);
-            enter.store(&mut enters[k]);
         }
         met
     }
+}
+
+/// Lanes `8h..8h + 8` of `lanes`.
+#[inline(always)]
+fn eight(lanes: &[f32; LANES], h: usize) -> &[f32; 8] {
+    lanes[8 * h..][..8].try_into().expect("eight lanes")
+}
+
+/// Lanes `8h..8h + 8` of `lanes`, to write.
+#[inline(always)]
+fn eight_mut(lanes: &mut [f32; LANES], h: usize) -> &mut [f32; 8] {
+    (&mut lanes[8 * h..][..8]).try_into().expect("eight lanes")
+}
+
+/// The lanes where `a` is at most `b`, as bits, in lanes `L`.
+#[inline(always)]
+fn at_most<L: Eight>(a: &[f32; LANES], b: &[f32; LANES]) -> u32 {
+    (0..HALVES).fold(0, |bits, h| {
+        bits | L::load(eight(a, h)).at_most(L::load(eight(b, h))) << (8 * h)
+    })
 }
 
 /// A child yet to visit, the rays that meet it, and their entries.
@@ -202,15 +238,15 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     let used = node.used();
                     let (spread, every) = (0..WIDTH).fold((0, 0), |(spread, every), k| {
                         (
-                            spread | ((used >> k & 1) * 0xff) << (LANES * k),
-                            every | rays << (LANES * k),
+                            spread | (u64::from(used >> k & 1) * RAYS) << (LANES * k),
+                            every | u64::from(rays) << (LANES * k),
                         )
                     });
                     met &= every & spread;
                     let mut keys = [f32::INFINITY; WIDTH];
                     let mut kept = 0u32;
                     for k in 0..WIDTH {
-                        let bits = met >> (LANES * k) & 0xff;
+                        let bits = met >> (LANES * k) & RAYS;
                         keys[k] = enters[k][(bits | 1 << LANES).trailing_zeros() as usize % LANES];
                         kept |= u32::from(bits != 0) << k;
                     }
@@ -229,13 +265,13 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         for &k in &order[..count - 1] {
                             stack[top] = Stacked {
                                 child: node.child[k],
-                                rays: met >> (LANES * k) & 0xff,
+                                rays: (met >> (LANES * k) & RAYS) as u32,
                                 enter: enters[k],
                             };
                             top += 1;
                         }
                         let k = order[count - 1];
-                        (child, rays) = (node.child[k], met >> (LANES * k) & 0xff);
+                        (child, rays) = (node.child[k], (met >> (LANES * k) & RAYS) as u32);
                         continue;
                     }
                 }
@@ -248,7 +284,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     let entry = &stack[top];
                     (child, rays) = (
                         entry.child,
-                        entry.rays & L::load(&entry.enter).at_most(L::load(&within)),
+                        entry.rays & at_most::<L>(&entry.enter, &within),
                     );
                     if rays != 0 {
                         break;
@@ -358,7 +394,7 @@ where
 /// by at most `n^(-1/D)` in each component, so that the rays stay about a spacing apart across the
 /// scene. A camera's neighbouring pixels and a beam's neighbouring rays are; rays from scattered
 /// points, or from one point in scattered directions, are not, and a packet of them would visit
-/// the nodes of each ray in turn, at eight rays' cost each.
+/// the nodes of each ray in turn, at sixteen rays' cost each.
 #[derive(Clone, Copy)]
 struct Coherence {
     /// The largest difference of origins' coordinates.
