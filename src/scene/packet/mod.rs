@@ -58,7 +58,7 @@ pub(crate) const TASK: usize = 256;
 /// The fewest coherent rays traced as a packet; fewer are cast one at a time.
 const FEWEST: usize = 4;
 
-// A node's children's ray bits fit in one `u64`, [`LANES`] bits a child, and the lanes in groups of eight.
+// A node's children's ray bits fit in one `u64`, [`LANES`] bits a child; the lanes go in eights.
 const _: () = assert!(LANES * WIDTH <= 64 && LANES.is_multiple_of(8));
 
 /// A packet's lines, lane `j` for ray `j`, all in one octant.
