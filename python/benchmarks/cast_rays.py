@@ -12,8 +12,14 @@ it prints, per ray (median of ``--repeats`` runs):
   wrong first ball or misses, against raysweep's ``float64`` answers; and a numpy brute force over
   10^3 balls.
 
+With ``--camera``, the rays are a pinhole camera's instead (``rays`` rounded to a square, row
+after row, from a cube's side in front of the cube's centre looking at it, as the crate's
+``benches/ray_batch.rs``): neighbouring rows are traced together in packets, in the crate and
+from Python alike.
+
     python python/benchmarks/cast_rays.py             # from the repository's root
     python python/benchmarks/cast_rays.py --rays 100000 --repeats 3
+    python python/benchmarks/cast_rays.py --camera --repeats 3
 """
 
 from __future__ import annotations
@@ -42,6 +48,18 @@ def workload(balls: int, rays: int, seed: int = 1) -> tuple[np.ndarray, np.ndarr
     origins = rng.uniform(0, side, (rays, 3))
     directions = rng.standard_normal((rays, 3))
     return centres, np.ones(balls), origins, directions
+
+
+def camera(balls: int, rays: int) -> tuple[np.ndarray, np.ndarray]:
+    """A pinhole camera's ``side²`` rays (``side`` the square root of ``rays``), row after row,
+    from a cube's side in front of the centre of the cube of :func:`workload`'s balls."""
+    side = (balls * 4.0 / 3.0 * np.pi / 0.1) ** (1.0 / 3.0)
+    n = int(round(rays**0.5))
+    at = ((np.arange(n) + 0.5) / n * 2 - 1) * 0.6
+    x, y = np.meshgrid(at, at)
+    directions = np.stack([x.ravel(), y.ravel(), np.ones(n * n)], axis=1)
+    origins = np.tile([side / 2, side / 2, -side / 2], (n * n, 1))
+    return origins, directions
 
 
 def rust_ns_per_ray(centres, radii, origins, directions, width: str, repeats: int) -> float:
@@ -139,9 +157,12 @@ def main() -> None:
     parser.add_argument("--balls", type=int, default=100_000)
     parser.add_argument("--rays", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--camera", action="store_true", help="a camera's rays, in rows")
     args = parser.parse_args()
     centres, radii, origins, directions = workload(args.balls, args.rays)
-    print(f"{args.balls} balls, {args.rays} rays, {os.cpu_count()} cores")
+    if args.camera:
+        origins, directions = camera(args.balls, args.rays)
+    print(f"{args.balls} balls, {len(origins)} {'camera ' if args.camera else ''}rays, {os.cpu_count()} cores")
     exact = None
     for dtype, width in ((np.float32, "f32"), (np.float64, "f64")):
         c, r = centres.astype(dtype), radii.astype(dtype)
