@@ -41,8 +41,8 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
 
-/// The most rays a packet holds: two 256-bit registers of `f32`s (sixteen measured 7-10 % faster
-/// per ray than eight for a camera and a beam, and thirty-two slower).
+/// The most rays a packet holds: two 256-bit registers of `f32`s (sixteen measured faster per ray
+/// than eight or thirty-two, `docs/performance.md`, "Ray batches").
 const LANES: usize = 16;
 
 /// A packet's rays in one child's bits.
