@@ -570,7 +570,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     ) {
         const CALL: &str = "Scene::cast_rays";
         let cast = |ray: &Ray<T, D>| self.cast_ray(ray, max_distance);
-        match ray_batch::trace(rays, self.footprint()) {
+        match Trace::of(rays, self.footprint()) {
             Trace::Ordered => ray_batch::cast_ordered(CALL, rays, hits, cast),
             Trace::Packets => {
                 assert_batch_lengths(CALL, rays.len(), hits.len());
@@ -676,7 +676,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         use rayon::prelude::*;
         const CALL: &str = "Scene::cast_rays_par";
         let cast = |ray: &Ray<T, D>| self.cast_ray(ray, max_distance);
-        match ray_batch::trace(rays, self.footprint()) {
+        match Trace::of(rays, self.footprint()) {
             Trace::Ordered => ray_batch::cast_ordered_par(CALL, rays, hits, cast),
             Trace::Packets => {
                 assert_batch_lengths(CALL, rays.len(), hits.len());

@@ -120,18 +120,20 @@ pub(crate) enum Trace {
     Singly,
 }
 
-/// How a plain scene of `footprint` bytes traces `rays`: in curve order where
-/// [`worth_ordering`]; else in packets where the origins come [`in_order_already`] (a camera's,
-/// a beam's: rays from scattered points never form a packet, and are not offered to); else one
-/// ray at a time.
-pub(crate) fn trace<T: Real, const D: usize>(rays: &[Ray<T, D>], footprint: usize) -> Trace {
-    let in_order = in_order_already(rays, Ray::origin);
-    if footprint > LARGE && rays.len() >= FEW && !in_order {
-        Trace::Ordered
-    } else if in_order {
-        Trace::Packets
-    } else {
-        Trace::Singly
+impl Trace {
+    /// How a plain scene of `footprint` bytes traces `rays`: in curve order where
+    /// [`worth_ordering`]; else in packets where the origins come [`in_order_already`] (a
+    /// camera's, a beam's: rays from scattered points never form a packet, and are not offered
+    /// to); else one ray at a time.
+    pub(crate) fn of<T: Real, const D: usize>(rays: &[Ray<T, D>], footprint: usize) -> Self {
+        let in_order = in_order_already(rays, Ray::origin);
+        if large(rays.len(), footprint) && !in_order {
+            Trace::Ordered
+        } else if in_order {
+            Trace::Packets
+        } else {
+            Trace::Singly
+        }
     }
 }
 
@@ -197,7 +199,13 @@ fn worth_ordering<P, T: Real, const D: usize>(
     origin: impl Fn(&P) -> &Point<T, D>,
     footprint: usize,
 ) -> bool {
-    footprint > LARGE && items.len() >= FEW && !in_order_already(items, origin)
+    large(items.len(), footprint) && !in_order_already(items, origin)
+}
+
+/// Whether a batch of `count` rays in a scene of `footprint` bytes is large enough to order:
+/// the scene above [`LARGE`], at least [`FEW`] rays.
+fn large(count: usize, footprint: usize) -> bool {
+    footprint > LARGE && count >= FEW
 }
 
 /// Whether consecutive items' origins lie on average within [`COHERENT`] times the spacing of
