@@ -10,7 +10,9 @@ use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use raysweep::nalgebra::Point;
-use raysweep::{BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSpan, Ray, Scene};
+use raysweep::{
+    BodyHit, BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSpan, Ray, Scene,
+};
 
 use crate::arrays::{Width, column, table};
 use crate::query::{QueryArgs, Spanned, clip};
@@ -74,6 +76,11 @@ pub(crate) trait Placed<T: Width, const D: usize>: Sync {
     );
 }
 
+/// A scene's first hit as a row's answer.
+fn body_answer<T: Width, const D: usize>(h: BodyHit<T, D>) -> Answer<T, D> {
+    (h.body, h.hit.distance, h.hit.point, h.hit.normal)
+}
+
 impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
     type Ids = usize;
     type Span = BodySpan<T>;
@@ -96,7 +103,7 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
             None => self.cast_ray_filtered(ray, max, keep),
             Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
         };
-        hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal))
+        hit.map(body_answer)
     }
     fn firsts(
         &self,
@@ -107,10 +114,7 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
     ) {
         let mut hits = vec![None; rays.len()];
         self.cast_rays_filtered(rays, max, keep, &mut hits);
-        out.extend(
-            hits.into_iter()
-                .map(|hit| hit.map(|h| (h.body, h.hit.distance, h.hit.point, h.hit.normal))),
-        );
+        out.extend(hits.into_iter().map(|hit| hit.map(body_answer)));
     }
     fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
         self.hits_any_filtered(ray, max, keep)
@@ -281,23 +285,20 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let arranged = placed.ray_order(&rays.origins()).map(Arranged::of_rows);
     let row_at = |k: usize| arranged.as_ref().map_or(k, |a| a.row(k));
     let hits = columns(&run, rays.len(), |block, answers| {
-        if radius.is_none() {
-            // The block's rays and limits gathered, then traced together.
-            let mut gathered = Vec::with_capacity(block.len());
-            let mut limits = Vec::with_capacity(block.len());
-            for row in block.map(row_at) {
-                gathered.push(rays.get(row)?);
-                limits.push(reach.at(row));
+        let rows: Vec<usize> = block.map(row_at).collect();
+        let gathered = rows
+            .iter()
+            .map(|&row| rays.get(row))
+            .collect::<Result<Vec<_>, _>>()?;
+        let limits: Vec<T> = rows.iter().map(|&row| reach.at(row)).collect();
+        match &radius {
+            // Rays traced together (packets where they are coherent).
+            None => placed.firsts(&gathered, &limits, keep, answers),
+            Some(radius) => {
+                for ((ray, &max), &row) in gathered.iter().zip(&limits).zip(&rows) {
+                    answers.push(placed.first(ray, Some(radius.at(row)), max, keep));
+                }
             }
-            placed.firsts(&gathered, &limits, keep, answers);
-            return Ok(());
-        }
-        let gathered: Vec<_> = block
-            .map(row_at)
-            .map(|row| (rays.get(row), radius.map(|r| r.at(row)), reach.at(row)))
-            .collect();
-        for (ray, radius, reach) in gathered {
-            answers.push(placed.first(&ray?, radius, reach, keep));
         }
         Ok(())
     })?
