@@ -138,6 +138,8 @@ pub use scene::{
     PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES, Scene,
     batch_order,
 };
+#[doc(hidden)]
+pub use scene::{Planes8, Steps8, Visits, Wide};
 pub use shape::{Body, Circle, Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE, Sphere};
 pub use traits::{Cast, Shape};
 

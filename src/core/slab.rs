@@ -67,7 +67,7 @@ pub(crate) enum Zeros {
 /// The slab's entry and exit are the smaller and the larger of its two quotients (rounding keeps
 /// their order), not a choice by the sign of `n`: the compiler makes such a choice a branch in
 /// the single cast, which mispredicts on rays the processor has not seen before (about two
-/// mispredictions per 3D cast; docs/performance.md, "Fresh rays").
+/// mispredictions per 3D cast).
 #[inline(always)]
 pub(crate) fn line_box_lanes<L: Lane, const D: usize>(
     o: &[L; D],

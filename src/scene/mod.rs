@@ -22,6 +22,8 @@
 //!   where the scene is larger than the cache.
 //! - [`packet`]: coherent rays of a batch traced together, sixteen to a packet, each node's
 //!   children tested against all of them in one pass of `f32` lanes.
+//! - [`wide`]: the eight-wide spike, first hits through nodes of eight children, kept for its
+//!   measurements (`docs/performance.md`, "The eight-wide spike").
 //! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
 //! - here: [`Scene`] and its ray queries.
 
@@ -44,6 +46,7 @@ mod proximity;
 mod ray_batch;
 mod search;
 mod traverse;
+mod wide;
 
 pub use answer::{BodyHit, BodyNearest, BodySpan};
 pub use instance::{Instance, InstanceHit, InstanceSpan, InstancedScene};
@@ -51,6 +54,8 @@ pub use order::batch_order;
 pub use periodic::{
     Image, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES,
 };
+#[doc(hidden)]
+pub use wide::{Planes8, Steps8, Visits, Wide};
 
 use alloc::vec::Vec;
 use answer::sort_by_entry;

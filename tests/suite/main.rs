@@ -26,3 +26,4 @@ mod scene;
 mod seeds;
 mod serialization;
 mod time_zero;
+mod wide;

@@ -31,7 +31,9 @@ pub(crate) fn hit_bits<T: Real, const D: usize>(hit: &Hit<T, D>) -> Vec<u64> {
         .collect()
 }
 
-fn body_hit_bits<T: Real, const D: usize>(h: &Option<BodyHit<T, D>>) -> Option<(usize, Vec<u64>)> {
+pub(crate) fn body_hit_bits<T: Real, const D: usize>(
+    h: &Option<BodyHit<T, D>>,
+) -> Option<(usize, Vec<u64>)> {
     h.as_ref().map(|h| (h.body, hit_bits(&h.hit)))
 }
 
@@ -49,7 +51,7 @@ fn span_bits<T: Real>(spans: &[BodySpan<T>]) -> Vec<(usize, u64, u64)> {
 }
 
 /// The loop's first hit: the smallest distance, the first (lowest) id among equals.
-fn loop_first<T: Real, const D: usize, S>(
+pub(crate) fn loop_first<T: Real, const D: usize, S>(
     bodies: &[S],
     keep: impl Fn(usize) -> bool,
     cast: impl Fn(&S) -> Option<Hit<T, D>>,

@@ -15,7 +15,7 @@ use super::hierarchy::Hierarchy;
 use super::node::packed::{Packed, QUANTISED};
 use super::node::{BODY, Node, Planes, WIDTH};
 
-mod split;
+pub(super) mod split;
 
 pub(crate) use split::Bounds;
 use split::{ItemStore, Items, Subset};

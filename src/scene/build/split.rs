@@ -199,6 +199,14 @@ impl<'a, T: Real, const D: usize> Items<'a, T, D> {
         self.items[subset.first - self.offset].id as u32
     }
 
+    /// The ids of the bodies of `subset`.
+    pub(crate) fn ids(&self, subset: &Subset<D>) -> impl Iterator<Item = u32> + '_ {
+        let start = subset.first - self.offset;
+        self.items[start..start + subset.count]
+            .iter()
+            .map(|item| item.id as u32)
+    }
+
     /// `subset` (two bodies or more, among these items) split in two (see [`split`]).
     pub(crate) fn split(&mut self, subset: &Subset<D>) -> [Subset<D>; 2] {
         let start = subset.first - self.offset;

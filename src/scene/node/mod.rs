@@ -44,6 +44,19 @@ pub(crate) fn slack<T: Real>() -> f64 {
     }
 }
 
+/// The box from `min` to `max` grown as the module's documentation says, for bodies of width
+/// `T`: a child's box.
+#[inline]
+pub(crate) fn grown<T: Real, const D: usize>(
+    (min, max): (&[f64; D], &[f64; D]),
+) -> ([f32; D], [f32; D]) {
+    let by: [f64; D] = core::array::from_fn(|i| slack::<T>() * min[i].abs().max(max[i].abs()));
+    (
+        core::array::from_fn(|i| <f32 as Real>::from_wide_down(min[i] - by[i])),
+        core::array::from_fn(|i| <f32 as Real>::from_wide_up(max[i] + by[i])),
+    )
+}
+
 /// The side of [`Node::planes`] that holds the children's lower bounds.
 pub(crate) const LOWER: usize = 0;
 
@@ -94,11 +107,11 @@ impl<const D: usize> Node<D> {
 
     /// Sets child `k`'s box to the box from `min` to `max`, grown as the module's documentation
     /// says.
-    pub(super) fn set_box<T: Real>(&mut self, k: usize, (min, max): (&[f64; D], &[f64; D])) {
+    pub(super) fn set_box<T: Real>(&mut self, k: usize, bounds: (&[f64; D], &[f64; D])) {
+        let (lower, upper) = grown::<T, D>(bounds);
         for i in 0..D {
-            let by = slack::<T>() * min[i].abs().max(max[i].abs());
-            self.planes[LOWER][i][k] = <f32 as Real>::from_wide_down(min[i] - by);
-            self.planes[UPPER][i][k] = <f32 as Real>::from_wide_up(max[i] + by);
+            self.planes[LOWER][i][k] = lower[i];
+            self.planes[UPPER][i][k] = upper[i];
         }
     }
 

@@ -126,15 +126,9 @@ impl<const D: usize> Packed<D> {
             if low > high {
                 (low, high) = (0.0, 0.0);
             }
-            let (origin, e) = grid(f64::from(low), f64::from(high))?;
-            let (at, by, per) = (
-                origin as f32,
-                power_of_two(e) as f32,
-                power_of_two(-e) as f32,
-            );
-            packed.origin[i] = at;
-            packed.scale[i] = (e + 127) as u8;
-            let grid = AxisSteps { at, by, per };
+            let (grid, scale) = AxisSteps::of(low, high)?;
+            packed.origin[i] = grid.origin();
+            packed.scale[i] = scale;
             packed.steps[LOWER][i] = grid.steps(LOWER, node.planes[LOWER][i], &used);
             packed.steps[UPPER][i] = grid.steps(UPPER, node.planes[UPPER][i], &used);
         }
@@ -209,7 +203,7 @@ fn as_floats(q: [u8; WIDTH]) -> [f32; WIDTH] {
 
 /// An axis's grid, in `f32`: the origin `at`, the step `by` (`2^e`) and `per` (`2^-e`).
 #[derive(Clone, Copy)]
-struct AxisSteps {
+pub(crate) struct AxisSteps {
     at: f32,
     by: f32,
     per: f32,
@@ -271,24 +265,48 @@ impl AxisSteps {
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     fn steps(self, side: usize, bounds: [f32; WIDTH], used: &[bool; WIDTH]) -> [u8; WIDTH] {
+        core::array::from_fn(|k| {
+            let keep = u8::from(used[k]).wrapping_neg();
+            let unused = if side == LOWER { 255 } else { 0 };
+            self.step(side, bounds[k]) & keep | unused & !keep
+        })
+    }
+
+    /// The step of `bound`, `side`'s, one at a time: as [`AxisSteps::steps`] does for a lane,
+    /// rounding by adding and taking away `2^23`.
+    #[inline(always)]
+    pub(crate) fn step(self, side: usize, bound: f32) -> u8 {
         /// `2^23`: a whole number below it plus `2^23` has its value in the low bits.
         const MAGIC: f32 = 8_388_608.0;
         let AxisSteps { at, by, per } = self;
-        core::array::from_fn(|k| {
-            let b = bounds[k];
-            let x = ((b - at) * per).clamp(0.0, 255.0);
-            let q = (x + MAGIC) - MAGIC;
-            let plane = at + q * by;
-            let moved = if side == LOWER {
-                u8::from(plane > b).wrapping_neg()
-            } else {
-                u8::from(plane < b)
-            };
-            let keep = u8::from(used[k]).wrapping_neg();
-            let unused = if side == LOWER { 255 } else { 0 };
-            let step = ((q + MAGIC).to_bits() as u8).wrapping_add(moved);
-            step & keep | unused & !keep
-        })
+        let x = ((bound - at) * per).clamp(0.0, 255.0);
+        let q = (x + MAGIC) - MAGIC;
+        let plane = at + q * by;
+        let moved = if side == LOWER {
+            u8::from(plane > bound).wrapping_neg()
+        } else {
+            u8::from(plane < bound)
+        };
+        ((q + MAGIC).to_bits() as u8).wrapping_add(moved)
+    }
+
+    /// The grid of steps for bounds from `low` to `high` (`f32`s, `low ≤ high`), as
+    /// [`Packed::encode`] chooses it for an axis, and its step's exponent biased by 127; `None`
+    /// where the node must be stored whole.
+    pub(crate) fn of(low: f32, high: f32) -> Option<(Self, u8)> {
+        let (origin, e) = grid(f64::from(low), f64::from(high))?;
+        let at = origin as f32;
+        let steps = AxisSteps {
+            at,
+            by: power_of_two(e) as f32,
+            per: power_of_two(-e) as f32,
+        };
+        Some((steps, (e + 127) as u8))
+    }
+
+    /// The grid's origin.
+    pub(crate) fn origin(self) -> f32 {
+        self.at
     }
 }
 

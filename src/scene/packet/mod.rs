@@ -23,7 +23,7 @@
 //! at a time. The node test runs in [`lanes::Eight`] lanes, AVX where the CPU has it
 //! (`src/batch/dispatch.rs`), portable elsewhere, with the same bits.
 //!
-mod lanes;
+pub(super) mod lanes;
 
 use alloc::vec::Vec;
 
