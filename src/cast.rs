@@ -186,39 +186,6 @@ fn first_hit<T: Real, const D: usize, E>(
     )
 }
 
-/// `hits[i] = cast(&rays[i])` for every `i`: a scene's batch of single casts.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length (the message names `call`).
-pub(crate) fn each_ray<T: Real, const D: usize, H>(
-    call: &str,
-    rays: &[Ray<T, D>],
-    hits: &mut [H],
-    cast: impl Fn(&Ray<T, D>) -> H,
-) {
-    assert_batch_lengths(call, rays.len(), hits.len());
-    for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
-        *hit = cast(ray);
-    }
-}
-
-/// [`each_ray`] on rayon's thread pool, in runs of at least 64 rays: the same answers.
-#[cfg(feature = "rayon")]
-pub(crate) fn each_ray_par<T: Real, const D: usize, H: Send>(
-    call: &str,
-    rays: &[Ray<T, D>],
-    hits: &mut [H],
-    cast: impl Fn(&Ray<T, D>) -> H + Sync,
-) {
-    use rayon::prelude::*;
-    assert_batch_lengths(call, rays.len(), hits.len());
-    rays.par_iter()
-        .zip(hits.par_iter_mut())
-        .with_min_len(64)
-        .for_each(|(ray, hit)| *hit = cast(ray));
-}
-
 /// `max_distance` in the working precision, at most [`finite_in_width`]; `None` for a NaN or
 /// negative one, which no hit meets. So an entry within it is finite, which [`ahead`] then need
 /// not test, and so is its distance rounded to the width, which [`hit`] then need not test either:
@@ -248,7 +215,30 @@ pub(crate) fn finite_in_width<T: Real>() -> f64 {
 #[inline]
 #[track_caller]
 pub(crate) fn assert_batch_lengths(call: &str, rays: usize, hits: usize) {
-    assert_eq!(rays, hits, "{call}: {rays} rays but {hits} hit slots");
+    assert_lengths("", call, (rays, "rays"), (hits, "hit slots"));
+}
+
+/// The one precondition of every batch (the crate's documentation, "Batches"): as many of the
+/// second slice as of the first. Panics where they differ, naming the call (`kind::call`, or
+/// `call` alone for an empty `kind`) and both slices: "Scene::nearest_batch: 2 points but 1
+/// answer slots".
+#[inline]
+#[track_caller]
+pub(crate) fn assert_lengths(kind: &str, call: &str, given: (usize, &str), slots: (usize, &str)) {
+    if given.0 != slots.0 {
+        lengths_differ(kind, call, given, slots);
+    }
+}
+
+/// [`assert_lengths`]'s panic.
+#[cold]
+#[track_caller]
+fn lengths_differ(kind: &str, call: &str, given: (usize, &str), slots: (usize, &str)) -> ! {
+    let joint = if kind.is_empty() { "" } else { "::" };
+    panic!(
+        "{kind}{joint}{call}: {} {} but {} {}",
+        given.0, given.1, slots.0, slots.1
+    );
 }
 
 /// Whether an entry at `enter` lies within `[0, max_distance]`, in each lane; with a finite
@@ -415,10 +405,27 @@ where
     T: Real,
     S: LineQuery<T, D> + SweepQuery<T, D>,
 {
+    sphere_span_from(shape, ray, AtRay, radius, products)
+}
+
+/// [`sphere_span`] for the line from `origin` ([`Origin`]).
+#[inline]
+pub(crate) fn sphere_span_from<T, const D: usize, S, O>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    origin: O,
+    radius: T,
+    products: Products,
+) -> Option<Span<T>>
+where
+    T: Real,
+    S: LineQuery<T, D> + SweepQuery<T, D>,
+    O: Origin<D>,
+{
     match ball_radius(radius)? {
-        0.0 => ray_span(shape, ray, products),
+        0.0 => ray_span_from(shape, ray, origin, products),
         radius => shape
-            .sweep(ray, AtRay, radius, true, products)
+            .sweep(ray, origin, radius, true, products)
             .and_then(|x| span(&x)),
     }
 }

@@ -74,4 +74,44 @@ impl<T: Real> Span<T> {
     pub fn length(&self) -> T {
         self.exit - self.enter
     }
+
+    /// The part of the span within `[from, to]`: its ends held to that interval, each end one of
+    /// the four given values (no arithmetic, so no rounding); `None` where they do not meet, or
+    /// for a NaN end. A span that only touches the interval (`exit == from`) gives one of no
+    /// length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Span;
+    ///
+    /// let chord = Span { enter: -1.0, exit: 3.0 };
+    /// assert_eq!(chord.clipped(0.0, 2.0), Some(Span { enter: 0.0, exit: 2.0 }));
+    /// assert_eq!(chord.clipped(3.0, 5.0), Some(Span { enter: 3.0, exit: 3.0 }));
+    /// assert_eq!(chord.clipped(4.0, 5.0), None);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn clipped(&self, from: T, to: T) -> Option<Span<T>> {
+        let enter = if self.enter > from { self.enter } else { from };
+        let exit = if self.exit < to { self.exit } else { to };
+        (enter <= exit && self.enter <= self.exit).then_some(Span { enter, exit })
+    }
+
+    /// The length of the span within `[from, to]`: [`Span::clipped`]'s length, `0` where they
+    /// do not meet. Summed over a segment's spans, the path length inside the bodies.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Span;
+    ///
+    /// assert_eq!(Span { enter: -1.0, exit: 3.0 }.length_within(0.0, 2.0), 2.0);
+    /// assert_eq!(Span { enter: 4.0, exit: 5.0 }.length_within(0.0, 2.0), 0.0);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn length_within(&self, from: T, to: T) -> T {
+        self.clipped(from, to).map_or_else(T::zero, |s| s.length())
+    }
 }

@@ -134,9 +134,9 @@ pub use point::{Impact, PointQuery};
 pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
-    BodyHit, BodyNearest, BodySpan, Image, Instance, InstanceHit, InstanceSpan, InstancedScene,
-    PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES, Scene,
-    batch_order,
+    Answer, BodyHit, BodyNearest, BodySpan, Geometry, Image, Instance, InstanceHit,
+    InstanceNearest, InstanceSpan, InstancedScene, PeriodicHit, PeriodicNearest, PeriodicScene,
+    PeriodicSpan, Periodicity, Proximity, REACH_BOXES, Scene, batch_order,
 };
 #[doc(hidden)]
 pub use scene::{Planes8, Steps8, Visits, Wide};

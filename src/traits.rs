@@ -208,16 +208,17 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
         None
     }
 
-    /// The crate's hook, as [`Cast::moved_cast`]: [`Cast::ray_span`] from `ray`'s origin plus
-    /// `lo`.
+    /// The crate's hook, as [`Cast::moved_cast`]: [`Cast::ray_span`] (`radius` `None`) or
+    /// [`Cast::sphere_span`] from `ray`'s origin plus `lo`.
     #[doc(hidden)]
     fn moved_span(
         &self,
         _: Sealed,
         ray: &Ray<f64, D>,
         lo: SVector<f64, D>,
+        radius: Option<f64>,
     ) -> Option<Option<Span<f64>>> {
-        let _ = (ray, lo);
+        let _ = (ray, lo, radius);
         None
     }
 
@@ -305,12 +306,15 @@ macro_rules! moved_queries {
             _: $crate::traits::Sealed,
             ray: &$crate::ray::Ray<f64, D>,
             lo: nalgebra::SVector<f64, D>,
+            radius: Option<f64>,
         ) -> Option<Option<$crate::hit::Span<f64>>> {
             let wide = self.widened();
+            let origin = $crate::cast::Beyond(lo);
             Some($with(
                 #[inline(always)]
-                |products| {
-                    $crate::cast::ray_span_from(&wide, ray, $crate::cast::Beyond(lo), products)
+                |products| match radius {
+                    None => $crate::cast::ray_span_from(&wide, ray, origin, products),
+                    Some(r) => $crate::cast::sphere_span_from(&wide, ray, origin, r, products),
                 },
             ))
         }

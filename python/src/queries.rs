@@ -113,7 +113,7 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
         out: &mut Answers<T, D>,
     ) {
         let mut hits = vec![None; rays.len()];
-        self.cast_rays_filtered(rays, max, keep, &mut hits);
+        self.cast_rays_filtered(rays, max, &mut hits, keep);
         out.extend(hits.into_iter().map(|hit| hit.map(body_answer)));
     }
     fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {

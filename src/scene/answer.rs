@@ -1,5 +1,5 @@
 //! What a scene's queries return: a hit, a span or a nearest point with the id of the body it
-//! came from.
+//! came from, and [`Answer`], how generic code reads the answers of any kind of scene.
 
 use nalgebra::{Point, SVector, Unit};
 
@@ -18,6 +18,41 @@ pub(crate) fn sort_by_entry<A, T: Real, I: Ord>(spans: &mut [A], key: impl Fn(&A
             .unwrap_or(Ordering::Equal)
             .then(ia.cmp(&ib))
     });
+}
+
+/// What an answer of a [`Geometry`](crate::Geometry) names and holds: the body it is about (as
+/// the geometry names its bodies, [`Geometry::Id`](crate::Geometry::Id)) and what was found there. Generic code reads answers through
+/// it.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::nalgebra::{Point3, Vector3};
+/// use raysweep::{Answer, Geometry, Ray, Scene, Sphere};
+///
+/// /// The distance to the first body `ray` hits, and which, in any kind of scene.
+/// fn first<G: Geometry<f64>>(geometry: &G, ray: &Ray<f64>) -> Option<(G::Id, f64)> {
+///     let hit = geometry.cast_ray(ray, f64::INFINITY)?;
+///     Some((hit.id(), hit.found().distance))
+/// }
+///
+/// let scene: Scene<f64, 3, Sphere<f64>> =
+///     Scene::new(vec![Sphere::new(Point3::new(0.0, 0.0, 5.0), 1.0)?]);
+/// let ray = Ray::new(Point3::origin(), Vector3::z())?;
+/// assert_eq!(first(&scene, &ray), Some((0, 4.0)));
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+pub trait Answer {
+    /// The body the answer is about.
+    type Id;
+    /// What was found there: a [`Hit`], a [`Span`], a [`BodyNearest`].
+    type Found;
+
+    /// The body the answer is about.
+    fn id(&self) -> Self::Id;
+
+    /// What was found there.
+    fn found(&self) -> &Self::Found;
 }
 
 /// A hit in a scene: the body's id (its index in the scene's bodies) and its hit.
@@ -54,4 +89,50 @@ pub struct BodyNearest<T: Real, const D: usize = 3> {
     pub point: Point<T, D>,
     /// Its outward unit normal at `point`.
     pub normal: Unit<SVector<T, D>>,
+}
+
+impl<T: Real, const D: usize> Answer for BodyHit<T, D> {
+    type Id = usize;
+    type Found = Hit<T, D>;
+
+    #[inline]
+    fn id(&self) -> usize {
+        self.body
+    }
+
+    #[inline]
+    fn found(&self) -> &Hit<T, D> {
+        &self.hit
+    }
+}
+
+impl<T: Real> Answer for BodySpan<T> {
+    type Id = usize;
+    type Found = Span<T>;
+
+    #[inline]
+    fn id(&self) -> usize {
+        self.body
+    }
+
+    #[inline]
+    fn found(&self) -> &Span<T> {
+        &self.span
+    }
+}
+
+/// A scene's nearest answer is the body's own.
+impl<T: Real, const D: usize> Answer for BodyNearest<T, D> {
+    type Id = usize;
+    type Found = BodyNearest<T, D>;
+
+    #[inline]
+    fn id(&self) -> usize {
+        self.body
+    }
+
+    #[inline]
+    fn found(&self) -> &BodyNearest<T, D> {
+        self
+    }
 }

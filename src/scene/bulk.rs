@@ -39,11 +39,12 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
+use super::answer::BodyNearest;
 use super::lower_bound::LowerBound;
 use super::node::{BODY, EMPTY, LOWER, Node, UPPER, WIDTH, lanes};
+use super::plain::Scene;
 use super::search::Search;
 use super::traverse::better;
-use super::{BodyNearest, Scene};
 
 /// A `nearest` point's guess of its answer's distance: the distance a point answered nearby
 /// found, plus this much per unit of the largest difference of their coordinates. A guess too

@@ -31,7 +31,7 @@
 use super::build::Bounds;
 use super::hierarchy::Hierarchy;
 use super::node::{BODY, EMPTY, LOWER, MAX_BODIES, Node, UPPER, WIDTH};
-use super::{Scene, box_of};
+use super::plain::{Scene, box_of};
 use crate::real::Real;
 use crate::traits::Cast;
 

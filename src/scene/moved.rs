@@ -29,10 +29,11 @@
 
 use nalgebra::{Point, SVector, Unit};
 
+use super::answer::BodyNearest;
 use super::asked::Asked;
 use super::lower_bound::LowerBound;
+use super::plain::Scene;
 use super::probe::{self, F64Probe, on_line};
-use super::{BodyNearest, Scene};
 use crate::core::exact::two_sum;
 use crate::hit::{Hit, Span};
 use crate::point::PointQuery;
@@ -364,11 +365,12 @@ pub(crate) fn hits_any<T: Real, const D: usize, S: Cast<T, D>>(
 }
 
 /// `found(id, span)` for each body of `scene` that `filter` keeps whose translation by `v` the
-/// line through `ray` crosses, with its span.
+/// whole line through `ray` (a ball of `radius` moving along it) crosses, with its span.
 pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
     scene: &Scene<T, D, S>,
     v: &impl Offset<T, D>,
     ray: &Ray<T, D>,
+    radius: Option<T>,
     mut filter: impl FnMut(usize) -> bool,
     mut found: impl FnMut(usize, Span<T>),
 ) {
@@ -378,8 +380,9 @@ pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
     let (origin, apart, beyond) = moved.parts();
     let beyond = beyond.map(|(wide, lo)| (ray.in_f64_from(wide), lo));
     let moved = ray.moved_to(origin);
-    let line = F64Probe::of(&moved, apart);
+    let line = F64Probe::of(&moved, radius.map_or(0.0, Real::to_wide) + apart);
     let bodies = scene.bodies();
+    let wide_radius = radius.map(Real::to_wide);
     scene.walk(
         |node| line.crosses(node),
         |id| {
@@ -389,13 +392,16 @@ pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
             let shape = &bodies[id];
             let wide = beyond
                 .as_ref()
-                .and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo));
+                .and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo, wide_radius));
             let span = match wide {
                 Some(span) => span.map(|s| Span {
                     enter: T::from_wide(s.enter),
                     exit: T::from_wide(s.exit),
                 }),
-                None => shape.ray_span(&moved),
+                None => match radius {
+                    None => shape.ray_span(&moved),
+                    Some(r) => shape.sphere_span(&moved, r),
+                },
             };
             if let Some(span) = span {
                 found(id, span);

@@ -18,15 +18,68 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
+use super::answer::BodyNearest;
 use super::asked::Asked;
+use super::lower_bound::LowerBound;
+use super::node::{BODY, WIDTH};
 use super::order::{FINEST, Order, PART, map_each};
+use super::plain::Scene;
 use super::search::Search;
-use super::{BodyNearest, Scene};
-use crate::cast::assert_batch_lengths;
+use super::surface::Proximity;
+use super::traverse::{Pending, better, descend};
+use crate::cast::assert_lengths;
+use crate::traits::Cast;
 
 /// The blocks a thread of a parallel batch takes at a time.
 #[cfg(feature = "rayon")]
 const RUN: usize = 256;
+
+impl<T: Real, const D: usize, S> Scene<T, D, S> {
+    /// The best answer `ask(id, bar)` gives (a signed distance at most `bar`, the best so far or
+    /// `max_distance`, and what goes with it) over the bodies, descended as
+    /// [`Scene::nearest`] descends, by the lower bound at `point`: children nearest bound first,
+    /// those whose bound exceeds the best so far (strictly) skipped, the lowest id kept on equal
+    /// distances. For bodies that are not `S`'s own answers: an instanced scene's instances.
+    pub(super) fn nearest_by<A>(
+        &self,
+        point: &Point<T, D>,
+        max_distance: T,
+        mut ask: impl FnMut(usize, T) -> Option<(T, A)>,
+    ) -> Option<(usize, A)> {
+        let max = max_distance.to_wide();
+        if self.hierarchy.nodes.is_empty() || max.is_nan() {
+            return None;
+        }
+        let lower = LowerBound::of(point);
+        let mut best: Option<(usize, T, A)> = None;
+        let mut best_at: Option<(usize, f64)> = None;
+        let mut limit = <f32 as Real>::from_wide_up(max);
+        self.with_stack((0u32, 0.0f32), |stack| {
+            let mut top = 0;
+            let mut next: Pending = (0, f32::NEG_INFINITY);
+            while descend!(
+                self, stack, top, next, limit, nearest_last;
+                body(id) => {
+                    let bar = best.as_ref().map_or(max_distance, |(_, d, _)| *d);
+                    if let Some((d, answer)) = ask(id, bar) {
+                        let at = d.to_wide();
+                        if at <= max && better(best_at, id, at) {
+                            best = Some((id, d, answer));
+                            best_at = Some((id, at));
+                            limit = <f32 as Real>::from_wide_up(at);
+                        }
+                    }
+                }
+                node(index) => {
+                    let (node, used) = self.hierarchy.raw(index);
+                    let (kept, bounds) = lower.within(&node, limit);
+                    (kept & used, bounds, node.child)
+                }
+            ) {}
+        });
+        best.map(|(id, _, answer)| (id, answer))
+    }
+}
 
 impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
     /// The body nearest to `point`: among the bodies whose
@@ -153,7 +206,8 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         found: &mut [Option<BodyNearest<T, D>>],
         mut filter: impl FnMut(usize) -> bool,
     ) {
-        assert_batch_lengths("Scene::nearest_batch", points.len(), found.len());
+        let (given, slots) = ((points.len(), "points"), (found.len(), "answer slots"));
+        assert_lengths("Scene", "nearest_batch", given, slots);
         self.nearest_batch_with(points, found, false, |points, order| {
             let mut answers = Vec::with_capacity(points.len());
             self.nearest_run(points, &order.blocks, max_distance, &mut filter, |n| {
@@ -204,8 +258,25 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         S: Sync,
         T: Send + Sync,
     {
+        self.nearest_blocks_par(points, max_distance, found, filter);
+    }
+
+    /// [`Scene::nearest_batch_filtered_par`]'s work, for a scene that is `Sync` (whose bodies
+    /// are: the trait's form asks it so).
+    #[cfg(feature = "rayon")]
+    fn nearest_blocks_par(
+        &self,
+        points: &[Point<T, D>],
+        max_distance: T,
+        found: &mut [Option<BodyNearest<T, D>>],
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        Self: Sync,
+        T: Send + Sync,
+    {
         use rayon::prelude::*;
-        assert_batch_lengths("Scene::nearest_batch_par", points.len(), found.len());
+        let (given, slots) = ((points.len(), "points"), (found.len(), "answer slots"));
+        assert_lengths("Scene", "nearest_batch_par", given, slots);
         self.nearest_batch_with(points, found, true, |points, order| {
             let runs: Vec<Vec<Option<BodyNearest<T, D>>>> = order
                 .blocks
@@ -398,6 +469,22 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         S: Sync,
         T: Send + Sync,
     {
+        self.within_blocks_par(points, distance, offsets, bodies, filter);
+    }
+
+    /// [`Scene::within_batch_filtered_par`]'s work, for a scene that is `Sync`.
+    #[cfg(feature = "rayon")]
+    fn within_blocks_par(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        bodies: &mut Vec<usize>,
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        Self: Sync,
+        T: Send + Sync,
+    {
         use rayon::prelude::*;
         self.within_batch_with(points, offsets, bodies, true, |points, order| {
             let mut runs: Vec<Run> = order
@@ -440,6 +527,89 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
             lists.place(part * PART, &order.index, runs);
         }
         lists.gather(offsets, bodies, parallel);
+    }
+}
+
+/// A scene's proximity queries are its own inherent methods (above), which ask of the bodies only
+/// [`PointQuery`], not [`Cast`]; the trait's are those.
+impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> Proximity<T, D> for Scene<T, D, S> {
+    type Nearest = BodyNearest<T, D>;
+
+    #[inline]
+    fn nearest_filtered(
+        &self,
+        point: &Point<T, D>,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<BodyNearest<T, D>> {
+        Scene::nearest_filtered(self, point, max_distance, filter)
+    }
+
+    #[inline]
+    fn within_filtered(
+        &self,
+        point: &Point<T, D>,
+        distance: T,
+        found: &mut Vec<usize>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        Scene::within_filtered(self, point, distance, found, filter);
+    }
+
+    #[inline]
+    fn nearest_batch_filtered(
+        &self,
+        points: &[Point<T, D>],
+        max_distance: T,
+        found: &mut [Option<BodyNearest<T, D>>],
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        Scene::nearest_batch_filtered(self, points, max_distance, found, filter);
+    }
+
+    #[inline]
+    fn within_batch_filtered(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        found: &mut Vec<usize>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        Scene::within_batch_filtered(self, points, distance, offsets, found, filter);
+    }
+
+    #[cfg(feature = "rayon")]
+    #[inline]
+    fn nearest_batch_filtered_par(
+        &self,
+        points: &[Point<T, D>],
+        max_distance: T,
+        found: &mut [Option<BodyNearest<T, D>>],
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        Self: Sync,
+        Self::Nearest: Send,
+        T: Send + Sync,
+    {
+        self.nearest_blocks_par(points, max_distance, found, filter);
+    }
+
+    #[cfg(feature = "rayon")]
+    #[inline]
+    fn within_batch_filtered_par(
+        &self,
+        points: &[Point<T, D>],
+        distance: T,
+        offsets: &mut Vec<usize>,
+        found: &mut Vec<usize>,
+        filter: impl Fn(usize) -> bool + Sync,
+    ) where
+        Self: Sync,
+        Self::Id: Send + Sync,
+        T: Send + Sync,
+    {
+        self.within_blocks_par(points, distance, offsets, found, filter);
     }
 }
 

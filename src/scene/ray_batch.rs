@@ -1,4 +1,4 @@
-//! The ray batches of the scenes ([`Scene::cast_rays`](super::Scene::cast_rays),
+//! The ray batches of the scenes ([`Scene::cast_rays`](crate::Scene::cast_rays),
 //! [`InstancedScene::cast_rays`](super::InstancedScene::cast_rays),
 //! [`PeriodicScene::cast_rays`](super::PeriodicScene::cast_rays) and their `_par` forms): each
 //! answer exactly what the single cast gives for its ray, the rays traced in an order that keeps
@@ -44,7 +44,6 @@ use alloc::vec::Vec;
 use nalgebra::Point;
 
 use super::order::Order;
-use crate::cast::{assert_batch_lengths, each_ray};
 use crate::ray::Ray;
 use crate::real::Real;
 
@@ -69,43 +68,39 @@ const COHERENT: f64 = 4.0;
 /// The most rays ordered at once.
 const PART: usize = 1 << 20;
 
-/// `hits[i] = cast(&rays[i])` for every ray, in curve order where [`worth_ordering`], else in
-/// the input's order.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length (the message names `call`).
+/// `hits[i] = cast(&rays[i])` for every ray (as many slots as rays: the caller has checked), in
+/// curve order where [`worth_ordering`], else in the input's order.
 pub(crate) fn cast_in_order<T: Real, const D: usize, H>(
-    call: &str,
     rays: &[Ray<T, D>],
     hits: &mut [H],
     footprint: usize,
     cast: impl Fn(&Ray<T, D>) -> H,
 ) {
     if worth_ordering(rays, Ray::origin, footprint) {
-        cast_ordered(call, rays, hits, cast);
+        cast_ordered(rays, hits, cast);
     } else {
-        each_ray(call, rays, hits, cast);
+        for (ray, hit) in rays.iter().zip(hits.iter_mut()) {
+            *hit = cast(ray);
+        }
     }
 }
 
-/// [`cast_in_order`] on rayon's threads: the same answers.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length (the message names `call`).
+/// [`cast_in_order`] on rayon's threads, in runs of at least 64 rays: the same answers.
 #[cfg(feature = "rayon")]
 pub(crate) fn cast_in_order_par<T: Real, const D: usize, H: Send>(
-    call: &str,
     rays: &[Ray<T, D>],
     hits: &mut [H],
     footprint: usize,
     cast: impl Fn(&Ray<T, D>) -> H + Sync,
 ) {
+    use rayon::prelude::*;
     if worth_ordering(rays, Ray::origin, footprint) {
-        cast_ordered_par(call, rays, hits, cast);
+        cast_ordered_par(rays, hits, cast);
     } else {
-        crate::cast::each_ray_par(call, rays, hits, cast);
+        rays.par_iter()
+            .zip(hits.par_iter_mut())
+            .with_min_len(64)
+            .for_each(|(ray, hit)| *hit = cast(ray));
     }
 }
 
@@ -137,37 +132,25 @@ impl Trace {
     }
 }
 
-/// `hits[i] = cast(&rays[i])` for every ray, in curve order.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length (the message names `call`).
+/// `hits[i] = cast(&rays[i])` for every ray (as many slots as rays), in curve order.
 pub(crate) fn cast_ordered<T: Real, const D: usize, H>(
-    call: &str,
     rays: &[Ray<T, D>],
     hits: &mut [H],
     cast: impl Fn(&Ray<T, D>) -> H,
 ) {
-    assert_batch_lengths(call, rays.len(), hits.len());
     ordered(rays, hits, PART, false, |gathered| {
         gathered.iter().map(&cast).collect()
     });
 }
 
 /// [`cast_ordered`] on rayon's threads: the same answers.
-///
-/// # Panics
-///
-/// If `rays` and `hits` differ in length (the message names `call`).
 #[cfg(feature = "rayon")]
 pub(crate) fn cast_ordered_par<T: Real, const D: usize, H: Send>(
-    call: &str,
     rays: &[Ray<T, D>],
     hits: &mut [H],
     cast: impl Fn(&Ray<T, D>) -> H + Sync,
 ) {
     use rayon::prelude::*;
-    assert_batch_lengths(call, rays.len(), hits.len());
     ordered(rays, hits, PART, true, |gathered| {
         gathered.par_iter().with_min_len(64).map(&cast).collect()
     });

@@ -1,5 +1,5 @@
 //! One nearest-body search as a state that advances a node at a time ([`Search::step`]), so that
-//! [`Scene::nearest`](super::Scene::nearest) runs one to its end and the batches
+//! [`Scene::nearest`](crate::Scene::nearest) runs one to its end and the batches
 //! (`src/scene/bulk.rs`) run the searches of points that answer alone several side by side
 //! ([`Scene::searches`]), each step of one leaving the loads it prefetched time to arrive while
 //! the others step.
@@ -13,11 +13,12 @@ use nalgebra::Point;
 use crate::point::PointQuery;
 use crate::real::Real;
 
+use super::answer::BodyNearest;
 use super::asked::Asked;
 use super::lower_bound::LowerBound;
 use super::node::{BODY, WIDTH};
+use super::plain::Scene;
 use super::traverse::{Pending, better, descend};
-use super::{BodyNearest, Scene};
 
 /// A search for the body nearest to a point (`P`, [`Asked`]), part way through.
 pub(super) struct Search<T: Real, const D: usize, P = Point<T, D>> {

@@ -9,8 +9,8 @@
 
 use alloc::vec::Vec;
 
-use super::Scene;
 use super::node::{BODY, Node, WIDTH};
+use super::plain::Scene;
 use super::prefetch::prefetch;
 use super::probe::{Line, entry_limit};
 use crate::real::Real;

@@ -124,8 +124,9 @@ impl<T: Real, const D: usize> Cast<T, D> for Body<T, D> {
         token: Sealed,
         ray: &Ray<f64, D>,
         lo: SVector<f64, D>,
+        radius: Option<f64>,
     ) -> Option<Option<Span<f64>>> {
-        on_solid!(self, s => s.moved_span(token, ray, lo))
+        on_solid!(self, s => s.moved_span(token, ray, lo, radius))
     }
 
     #[doc(hidden)]

@@ -25,5 +25,6 @@ mod robustness;
 mod scene;
 mod seeds;
 mod serialization;
+mod surface;
 mod time_zero;
 mod wide;

@@ -550,7 +550,7 @@ fn coherent_batches<T: Real, const D: usize, S: Cast<T, D> + Sync + Clone>(
             .collect();
         let keep = |id: usize| id % 3 != 1;
         let mut hits = vec![None; batch.len()];
-        scene.cast_rays_filtered(batch, &limits, keep, &mut hits);
+        scene.cast_rays_filtered(batch, &limits, &mut hits, keep);
         for (k, ((ray, &max), hit)) in batch.iter().zip(&limits).zip(&hits).enumerate() {
             let want = loop_first(&bodies, keep, |body| body.cast_ray(ray, max));
             assert_eq!(

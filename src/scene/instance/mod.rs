@@ -23,24 +23,40 @@
 //! coordinates), with `‖o − v‖ ≤ ‖o‖ + ‖v‖`: beyond what the probe allows by `τ·‖v‖`, which for an
 //! instance far from the origin is much more than the body. So an instance's box is the union of
 //! its scene's root boxes (already grown by `4τ` of their bounds), moved by `v` and grown by
-//! [`slack`]` = 4τ` times `‖v‖ + |bᵢ|`, rounded outward: it holds every such point, and the
+//! [`slack`]` = 4τ` times `D·‖v‖ + |bᵢ|`, rounded outward: it holds every such point, and the
 //! roundings of the sum with a wide margin.
+//!
+//! The proximity queries descend the same hierarchy by the lower bound of
+//! `src/scene/lower_bound.rs`, which asks that a body's reported signed distance at `p` be at
+//! least the distance from `p` to its box less `E = τ·D·(‖p‖ + ‖B‖) + ε`, `‖B‖` the magnitude of
+//! the instance's box. A body of an instance reports its distance at `p − v`, at least the
+//! distance from `p − v` to its box in its scene's coordinates less `τ·D·(‖p − v‖ + ‖b‖) + ε`.
+//! Since `‖p − v‖ ≤ ‖p‖ + ‖v‖`, and `‖b‖ ≤ ‖B‖ + ‖v‖` (the instance's box holds the body's box
+//! moved by `v`), that is at most `E + 2τ·D·‖v‖` below the distance to the moved box; the
+//! instance's box, grown beyond the moved box by at least `4τ·D·‖v‖` on every axis, is that much
+//! nearer `p`, twice what is needed. So an instance whose bound exceeds the best so far holds no
+//! body as near, and `nearest` and `within` skip no answer.
 
-use super::answer::sort_by_entry;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
 use nalgebra::{Point, SVector};
 
-use super::node::slack;
+use super::answer::{Answer, BodyNearest, sort_by_entry};
+use super::lower_bound::LowerBound;
+use super::moved;
+use super::node::{Node, slack};
+use super::plain::Scene;
 use super::probe::{self, F64Probe, Line, on_line};
-use super::ray_batch::{self, cast_in_order};
-use super::{Body, Scene, moved};
+use super::ray_batch;
+use super::surface::{Geometry, Kind, Proximity};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
+use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::Real;
+use crate::shape::Body;
 use crate::traits::Cast;
 
 /// A scene placed at an offset: every body of the scene translated by `offset`, exactly.
@@ -108,8 +124,8 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
     }
 
     /// The box the hierarchy over instances takes for this one: the union of its scene's root
-    /// boxes moved by the offset `v`, grown by [`slack`] times `‖v‖ + |bᵢ|` and rounded outward
-    /// (the module's documentation says why); a point at the offset for an empty scene.
+    /// boxes moved by the offset `v`, grown by [`slack`] times `D·‖v‖ + |bᵢ|` and rounded
+    /// outward (the module's documentation says why); a point at the offset for an empty scene.
     fn placed_box(&self) -> ([T; D], [T; D]) {
         let v: [f64; D] = core::array::from_fn(|i| self.offset[i].to_wide());
         if self.scene.hierarchy.nodes.is_empty() {
@@ -120,7 +136,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         let far = v.iter().fold(0.0f64, |m, c| m.max(c.abs()));
         let grow = |i: usize| {
             let local = f64::from(lower[i].abs().max(upper[i].abs()));
-            slack::<T>() * (far + local)
+            slack::<T>() * (D as f64 * far + local)
         };
         (
             core::array::from_fn(|i| T::from_wide_down(f64::from(lower[i]) + v[i] - grow(i))),
@@ -240,58 +256,152 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         self.top.hierarchy_bytes()
     }
 
-    /// The first hit of `ray` at a distance in `[0, max_distance]` over every body of every
-    /// instance, translated exactly; on equal distances the lowest `(instance, body)`. A NaN or
-    /// negative `max_distance` gives `None`.
-    pub fn cast_ray(&self, ray: &Ray<T, D>, max_distance: T) -> Option<InstanceHit<T, D>> {
-        self.first(ray, None, max_distance, |_| true)
+    /// Every body of every instance the whole line through `ray` crosses (behind the origin
+    /// too), with its span, into `spans` (cleared first), sorted by entry, then by `(instance,
+    /// body)`. [`Geometry::ray_spans_to`] gives those that meet a segment.
+    pub fn ray_spans(&self, ray: &Ray<T, D>, spans: &mut Vec<InstanceSpan<T>>) {
+        self.ray_spans_filtered(ray, spans, |_| true);
     }
 
-    /// [`InstancedScene::cast_ray`] over the instances for which `filter(instance)` is true.
-    pub fn cast_ray_filtered(
+    /// [`InstancedScene::ray_spans`] over the instances for which `filter(instance)` is true.
+    pub fn ray_spans_filtered(
         &self,
         ray: &Ray<T, D>,
-        max_distance: T,
+        spans: &mut Vec<InstanceSpan<T>>,
         filter: impl FnMut(usize) -> bool,
-    ) -> Option<InstanceHit<T, D>> {
-        self.first(ray, None, max_distance, filter)
+    ) {
+        let line = F64Probe::of(ray, 0.0);
+        self.spans(
+            |node| line.crosses(node),
+            ray,
+            None,
+            spans,
+            filter,
+            |_| true,
+        );
     }
 
-    /// The first contact of a ball of `radius` moving along `ray`, as [`Cast::cast_sphere`]
-    /// gives it for each body translated exactly, the lowest `(instance, body)` on equal
-    /// distances. `None` for a NaN, negative or infinite `radius`.
-    pub fn cast_sphere(
+    /// [`InstancedScene::ray_spans`] for a ball of `radius` moving along the line, with each
+    /// body's [`Cast::sphere_span`]: every body the ball touches, and over which travel of its
+    /// centre. A NaN, negative or infinite `radius` lists none.
+    pub fn sphere_spans(&self, ray: &Ray<T, D>, radius: T, spans: &mut Vec<InstanceSpan<T>>) {
+        self.sphere_spans_filtered(ray, radius, spans, |_| true);
+    }
+
+    /// [`InstancedScene::sphere_spans`] over the instances for which `filter(instance)` is true.
+    pub fn sphere_spans_filtered(
         &self,
         ray: &Ray<T, D>,
         radius: T,
-        max_distance: T,
-    ) -> Option<InstanceHit<T, D>> {
-        self.cast_sphere_filtered(ray, radius, max_distance, |_| true)
+        spans: &mut Vec<InstanceSpan<T>>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        let Some(grow) = ball(Some(radius)) else {
+            spans.clear();
+            return;
+        };
+        let line = F64Probe::of(ray, grow);
+        let radius = Some(radius);
+        self.spans(
+            |node| line.crosses(node),
+            ray,
+            radius,
+            spans,
+            filter,
+            |_| true,
+        );
     }
 
-    /// [`InstancedScene::cast_sphere`] over the instances for which `filter(instance)` is true.
-    pub fn cast_sphere_filtered(
+    /// The spans of the bodies of the instances `filter` keeps whose boxes `crosses` accepts
+    /// (as [`Scene::walk`] asks), each kept by `keep`, into `spans` (cleared first), sorted.
+    fn spans(
+        &self,
+        crosses: impl FnMut(&Node<D>) -> u32,
+        ray: &Ray<T, D>,
+        radius: Option<T>,
+        spans: &mut Vec<InstanceSpan<T>>,
+        mut filter: impl FnMut(usize) -> bool,
+        keep: impl Fn(&Span<T>) -> bool,
+    ) {
+        spans.clear();
+        self.top.walk(crosses, |instance| {
+            if filter(instance) {
+                let placed = &self.instances()[instance];
+                let found = |body, span| {
+                    if keep(&span) {
+                        spans.push(InstanceSpan {
+                            instance,
+                            body,
+                            span,
+                        });
+                    }
+                };
+                moved::spans(&placed.scene, &placed.offset, ray, radius, |_| true, found);
+            }
+            true
+        });
+        sort_by_entry(spans, |s| (s.span.enter, (s.instance, s.body)));
+    }
+}
+
+/// A ball's radius in the working precision (0 for a ray, `radius` `None`); `None` for a NaN,
+/// negative or infinite one, which every body refuses.
+fn ball<T: Real>(radius: Option<T>) -> Option<f64> {
+    let r = radius.map_or(0.0, Real::to_wide);
+    (r >= 0.0 && r.is_finite()).then_some(r)
+}
+
+impl<T: Real, const D: usize, S> Kind for InstancedScene<T, D, S> {
+    const NAME: &'static str = "InstancedScene";
+
+    fn footprint(&self) -> usize {
+        self.footprint
+    }
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T, D, S> {
+    type Id = (usize, usize);
+    type Hit = InstanceHit<T, D>;
+    type Span = InstanceSpan<T>;
+
+    /// The instances: a filter keeps or drops an instance with all its bodies.
+    #[inline]
+    fn items(&self) -> usize {
+        self.instances().len()
+    }
+
+    /// Each instance the line meets, nearest first, is asked for its first answer up to the
+    /// best so far.
+    fn first_contact(
         &self,
         ray: &Ray<T, D>,
-        radius: T,
+        radius: Option<T>,
         max_distance: T,
-        filter: impl FnMut(usize) -> bool,
+        mut filter: impl FnMut(usize) -> bool,
     ) -> Option<InstanceHit<T, D>> {
-        let r = radius.to_wide();
-        if !(r >= 0.0 && r.is_finite()) {
-            return None;
-        }
-        self.first(ray, Some(radius), max_distance, filter)
+        let grow = ball(radius)?;
+        let max = max_distance.to_wide();
+        // An instance is asked up to the best distance so far, or the next value of the width
+        // beyond it: an entry beyond the best (in the working precision) may round to it, and
+        // then ties with it.
+        let cast = |instance, placed: &Instance<T, D, S>, best: f64| {
+            if !filter(instance) {
+                return None;
+            }
+            let limit = T::from_wide(up_to::<T>(best, max));
+            let (body, hit) =
+                moved::first(&placed.scene, &placed.offset, ray, radius, limit, |_| true)?;
+            Some((hit.distance.to_wide(), (body, hit)))
+        };
+        let found = on_line!(ray, grow, |line| self.top.first(&line, max, cast));
+        found.map(|(instance, (body, hit))| InstanceHit {
+            instance,
+            body,
+            hit,
+        })
     }
 
-    /// Whether `ray` hits any body of any instance at a distance in `[0, max_distance]`: whether
-    /// [`InstancedScene::cast_ray`] gives a hit, but it stops at the first found.
-    pub fn hits_any(&self, ray: &Ray<T, D>, max_distance: T) -> bool {
-        self.hits_any_filtered(ray, max_distance, |_| true)
-    }
-
-    /// [`InstancedScene::hits_any`] over the instances for which `filter(instance)` is true.
-    pub fn hits_any_filtered(
+    fn hits_any_filtered(
         &self,
         ray: &Ray<T, D>,
         max_distance: T,
@@ -316,49 +426,34 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         found
     }
 
-    /// Every body of every instance the line through `ray` crosses, with its span, into `spans`
-    /// (cleared first), sorted by entry, then by `(instance, body)`.
-    pub fn ray_spans(&self, ray: &Ray<T, D>, spans: &mut Vec<InstanceSpan<T>>) {
-        self.ray_spans_filtered(ray, spans, |_| true);
-    }
-
-    /// [`InstancedScene::ray_spans`] over the instances for which `filter(instance)` is true.
-    pub fn ray_spans_filtered(
+    /// The instances whose boxes the segment meets (the first hits' probe, `src/scene/probe/`),
+    /// each asked for its spans.
+    fn spans_filtered(
         &self,
         ray: &Ray<T, D>,
+        radius: Option<T>,
+        max_distance: T,
         spans: &mut Vec<InstanceSpan<T>>,
-        mut filter: impl FnMut(usize) -> bool,
+        filter: impl FnMut(usize) -> bool,
     ) {
         spans.clear();
-        let line = F64Probe::of(ray, 0.0);
-        self.top.walk(
-            |node| line.crosses(node),
-            |instance| {
-                if filter(instance) {
-                    let placed = &self.instances()[instance];
-                    let found = |body, span| {
-                        spans.push(InstanceSpan {
-                            instance,
-                            body,
-                            span,
-                        })
-                    };
-                    moved::spans(&placed.scene, &placed.offset, ray, |_| true, found);
-                }
-                true
-            },
-        );
-        sort_by_entry(spans, |s| (s.span.enter, (s.instance, s.body)));
+        let max = max_distance.to_wide();
+        let Some(grow) = ball(radius).filter(|_| max >= 0.0) else {
+            return;
+        };
+        let within = probe::entry_limit(max);
+        let meets = |span: &Span<T>| span.exit.to_wide() >= 0.0 && span.enter.to_wide() <= max;
+        on_line!(ray, grow, |line| self.spans(
+            |node| line.meets(node, within).0,
+            ray,
+            radius,
+            spans,
+            filter,
+            meets
+        ));
     }
 
-    /// The `(instance, body)` pairs whose translated body contains `point` (the surface counts),
-    /// into `found` (cleared first), in increasing order.
-    pub fn containing(&self, point: &Point<T, D>, found: &mut Vec<(usize, usize)>) {
-        self.containing_filtered(point, found, |_| true);
-    }
-
-    /// [`InstancedScene::containing`] over the instances for which `filter(instance)` is true.
-    pub fn containing_filtered(
+    fn containing_filtered(
         &self,
         point: &Point<T, D>,
         found: &mut Vec<(usize, usize)>,
@@ -380,109 +475,141 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         found.sort_unstable();
     }
 
-    /// `hits[i] = self.cast_ray(&rays[i], max_distance)` for every `i`.
-    ///
-    /// # Panics
-    ///
-    /// If `rays` and `hits` differ in length.
-    pub fn cast_rays(
-        &self,
-        rays: &[Ray<T, D>],
-        max_distance: T,
-        hits: &mut [Option<InstanceHit<T, D>>],
-    ) {
-        let footprint = self.footprint;
-        cast_in_order("InstancedScene::cast_rays", rays, hits, footprint, |ray| {
-            self.cast_ray(ray, max_distance)
-        });
-    }
-
-    /// The order in which [`InstancedScene::cast_rays`] traces rays from `origins` (one per
-    /// ray): their indices along a space-filling curve through the origins where the scene's
-    /// hierarchy and bodies take more than 8 MiB and the origins do not come in order already,
-    /// else `None` (rays traced as given). A caller that casts rays one at a time, with limits or
-    /// filters of its own per ray, gets the batch's use of the cache by casting them in this
-    /// order; the answers are the same in any order.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use raysweep::nalgebra::Point3;
-    /// use raysweep::nalgebra::Vector3;
-    /// use raysweep::{Instance, InstancedScene, Scene, Sphere};
-    /// use std::sync::Arc;
-    ///
-    /// let ball = Arc::new(Scene::new(vec![Sphere::new(Point3::origin(), 1.0)?]));
-    /// let scene = InstancedScene::new(vec![Instance::new(ball, Vector3::x())?]);
-    /// // A small scene fits in the cache: its rays are traced as given.
-    /// assert_eq!(scene.ray_order(&[Point3::origin(); 1000]), None);
-    /// # Ok::<(), raysweep::Error>(())
-    /// ```
-    #[must_use]
-    pub fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
+    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
         ray_batch::ray_order(origins, self.footprint)
     }
+}
 
-    /// [`InstancedScene::cast_rays`] spread over rayon's thread pool: the same bits. Available
-    /// with the crate feature `rayon`.
-    ///
-    /// # Panics
-    ///
-    /// If `rays` and `hits` differ in length.
-    #[cfg(feature = "rayon")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
-    pub fn cast_rays_par(
-        &self,
-        rays: &[Ray<T, D>],
-        max_distance: T,
-        hits: &mut [Option<InstanceHit<T, D>>],
-    ) where
-        S: Sync + Send,
-    {
-        let footprint = self.footprint;
-        crate::scene::ray_batch::cast_in_order_par(
-            "InstancedScene::cast_rays_par",
-            rays,
-            hits,
-            footprint,
-            |ray| self.cast_ray(ray, max_distance),
-        );
+/// The limit an instance (or image) is asked up to where the best so far is `best` and the
+/// query's limit `max`: the next value of the width beyond the best, so that an equal distance
+/// found there is still found (and kept by the tie rule), at most `max`.
+pub(crate) fn up_to<T: Real>(best: f64, max: f64) -> f64 {
+    if best < max {
+        T::from_wide_up(best.next_up()).to_wide().min(max)
+    } else {
+        max
     }
+}
 
-    /// The first hit (`radius` `None`) or ball contact over the instances `filter` keeps: each
-    /// instance the line meets, nearest first, is asked for its first answer up to the best so
-    /// far.
-    fn first(
+/// The body of an instanced scene nearest to a point: the instance, the body of its scene, and
+/// that body's answer translated by the instance's offset (its point among the instances).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct InstanceNearest<T: Real, const D: usize = 3> {
+    /// The instance's index in [`InstancedScene::instances`].
+    pub instance: usize,
+    /// The body's id in the instance's scene.
+    pub body: usize,
+    /// The body's answer: `nearest.point` is the surface point of the translated body.
+    pub nearest: BodyNearest<T, D>,
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> Proximity<T, D>
+    for InstancedScene<T, D, S>
+{
+    type Nearest = InstanceNearest<T, D>;
+
+    /// The instances nearest bound first (the hierarchy's lower bound, `src/scene/lower_bound.rs`,
+    /// which the instances' boxes keep below every body's distance: the module's
+    /// documentation), each asked for its nearest body up to the best so far.
+    fn nearest_filtered(
         &self,
-        ray: &Ray<T, D>,
-        radius: Option<T>,
+        point: &Point<T, D>,
         max_distance: T,
         mut filter: impl FnMut(usize) -> bool,
-    ) -> Option<InstanceHit<T, D>> {
-        let grow = radius.map_or(0.0, Real::to_wide);
-        let max = max_distance.to_wide();
-        // An instance is asked up to the best distance so far, or the next value of the width
-        // beyond it: an entry beyond the best (in the working precision) may round to it, and
-        // then ties with it.
-        let cast = |instance, placed: &Instance<T, D, S>, best: f64| {
+    ) -> Option<InstanceNearest<T, D>> {
+        let ask = |instance: usize, bar: T| {
             if !filter(instance) {
                 return None;
             }
-            let limit = if best < max {
-                T::from_wide_up(best.next_up()).to_wide().min(max)
-            } else {
-                max
-            };
-            let limit = T::from_wide(limit);
-            let (body, hit) =
-                moved::first(&placed.scene, &placed.offset, ray, radius, limit, |_| true)?;
-            Some((hit.distance.to_wide(), (body, hit)))
+            let placed = &self.instances()[instance];
+            moved::nearest(&placed.scene, &placed.offset, point, bar, |_| true)
+                .map(|n| (n.signed_distance, n))
         };
-        let found = on_line!(ray, grow, |line| self.top.first(&line, max, cast));
-        found.map(|(instance, (body, hit))| InstanceHit {
+        let (instance, nearest) = self.top.nearest_by(point, max_distance, ask)?;
+        Some(InstanceNearest {
             instance,
-            body,
-            hit,
+            body: nearest.body,
+            nearest,
         })
+    }
+
+    fn within_filtered(
+        &self,
+        point: &Point<T, D>,
+        distance: T,
+        found: &mut Vec<(usize, usize)>,
+        mut filter: impl FnMut(usize) -> bool,
+    ) {
+        found.clear();
+        let limit = distance.to_wide();
+        if limit.is_nan() {
+            return;
+        }
+        let lower = LowerBound::of(point);
+        let reach = <f32 as Real>::from_wide_up(limit);
+        self.top.sweep(
+            |node| lower.within(node, reach).0,
+            |instance| {
+                if filter(instance) {
+                    let placed = &self.instances()[instance];
+                    let near = |body| found.push((instance, body));
+                    moved::within(
+                        &placed.scene,
+                        &placed.offset,
+                        point,
+                        distance,
+                        |_| true,
+                        near,
+                    );
+                }
+            },
+        );
+        found.sort_unstable();
+    }
+}
+
+impl<T: Real, const D: usize> Answer for InstanceHit<T, D> {
+    type Id = (usize, usize);
+    type Found = Hit<T, D>;
+
+    #[inline]
+    fn id(&self) -> (usize, usize) {
+        (self.instance, self.body)
+    }
+
+    #[inline]
+    fn found(&self) -> &Hit<T, D> {
+        &self.hit
+    }
+}
+
+impl<T: Real> Answer for InstanceSpan<T> {
+    type Id = (usize, usize);
+    type Found = Span<T>;
+
+    #[inline]
+    fn id(&self) -> (usize, usize) {
+        (self.instance, self.body)
+    }
+
+    #[inline]
+    fn found(&self) -> &Span<T> {
+        &self.span
+    }
+}
+
+impl<T: Real, const D: usize> Answer for InstanceNearest<T, D> {
+    type Id = (usize, usize);
+    type Found = BodyNearest<T, D>;
+
+    #[inline]
+    fn id(&self) -> (usize, usize) {
+        (self.instance, self.body)
+    }
+
+    #[inline]
+    fn found(&self) -> &BodyNearest<T, D> {
+        &self.nearest
     }
 }

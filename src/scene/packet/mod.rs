@@ -29,11 +29,12 @@ use alloc::vec::Vec;
 
 use lanes::Eight;
 
+use super::answer::BodyHit;
 use super::node::packed::{Packed, QUANTISED};
 use super::node::{BODY, Sides, WIDTH};
+use super::plain::Scene;
 use super::probe::{F32Probe, entry_limit};
 use super::traverse::better;
-use super::{BodyHit, Scene};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::Four;
 use crate::core::exact::Products;
@@ -53,7 +54,7 @@ const HALVES: usize = LANES / 8;
 
 /// The rays a thread of a parallel batch takes at a time.
 #[cfg(feature = "rayon")]
-pub(crate) const TASK: usize = 256;
+const TASK: usize = 256;
 
 /// The fewest coherent rays traced as a packet; fewer are cast one at a time.
 const FEWEST: usize = 4;
@@ -460,5 +461,24 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             hits,
         };
         with_vector_registers(Registers::Avx2, batch);
+    }
+
+    /// [`Scene::cast_in_packets`] with one limit for every ray, on rayon's threads, [`TASK`]
+    /// rays at a time: the same answers.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn cast_in_packets_par(
+        &self,
+        rays: &[Ray<T, D>],
+        max_distance: T,
+        hits: &mut [Option<BodyHit<T, D>>],
+    ) where
+        Self: Sync,
+    {
+        use rayon::prelude::*;
+        rays.par_chunks(TASK)
+            .zip(hits.par_chunks_mut(TASK))
+            .for_each(|(rays, hits)| {
+                self.cast_in_packets(rays, |_| max_distance, |_| true, hits);
+            });
     }
 }

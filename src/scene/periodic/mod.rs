@@ -30,14 +30,17 @@ use alloc::vec::Vec;
 
 use nalgebra::{Point, SVector};
 
+use super::answer::{Answer, BodyNearest};
 use super::moved;
-use super::{Body, BodyNearest, Scene, box_of};
+use super::plain::{Scene, box_of};
+use super::surface::Proximity;
 use crate::core::exact::Products;
 use crate::error::{Error, check_finite};
 use crate::fused::detected_products;
 use crate::hit::{Hit, Span};
 use crate::point::PointQuery;
 use crate::real::Real;
+use crate::shape::Body;
 use crate::traits::Cast;
 use lattice::Vector;
 
@@ -249,31 +252,46 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         }
     }
 
-    /// Every `(body, image)` whose body, translated into the image, contains `point`, in
-    /// increasing `(body, image)`: [`Scene::containing`] over the whole medium.
-    pub fn containing(&self, point: &Point<T, D>, found: &mut Vec<(usize, Image<D>)>) {
-        self.containing_filtered(point, found, |_| true);
-    }
-
-    /// [`PeriodicScene::containing`] over the bodies for which `filter(id)` is true.
-    pub fn containing_filtered(
-        &self,
-        point: &Point<T, D>,
-        found: &mut Vec<(usize, Image<D>)>,
-        mut filter: impl FnMut(usize) -> bool,
-    ) {
-        found.clear();
-        self.each_image(point, 0.0, |k, v| {
-            moved::containing(&self.scene, v, point, &mut filter, |id| {
-                found.push((id, *k))
-            });
-        });
-        found.sort_unstable();
+    /// Adds `body` (standing for all its images) and returns its id, the next after the bodies
+    /// so far: as [`Scene::push`], every later answer is the loop's over the bodies so far (its
+    /// hierarchy grown where the body costs least, and the bodies' box grown to hold it).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Circle, PeriodicScene, Periodicity, Ray};
+    ///
+    /// let period = Periodicity::new(Point2::origin(), Vector2::new(4.0, 4.0))?;
+    /// let mut packing: PeriodicScene<f64, 2, Circle<f64>> = PeriodicScene::new(vec![], period);
+    /// assert_eq!(packing.push(Circle::new(Point2::new(1.0, 1.0), 0.5)?), 0);
+    /// assert_eq!(packing.push(Circle::new(Point2::new(3.9, 1.0), 0.5)?), 1);
+    /// // The second disc's image at x = -0.1 is met first from x = -2.
+    /// let hit = packing.cast_ray(&Ray::new(Point2::new(-2.0, 1.0), Vector2::x())?, 10.0).unwrap();
+    /// assert_eq!((hit.body, hit.image), (1, [-1, 0]));
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the scene holds `2^31 − 2` bodies already, as [`Scene::push`].
+    pub fn push(&mut self, body: S) -> usize {
+        let (lo, hi) = box_of(&body);
+        let grow = |v: f64| 4.0 * T::EPSILON_WIDE * v.abs();
+        let (low, high) = self
+            .bounds
+            .get_or_insert(([f64::INFINITY; D], [f64::NEG_INFINITY; D]));
+        for a in 0..D {
+            let (l, h) = (lo[a].to_wide(), hi[a].to_wide());
+            low[a] = low[a].min(l - grow(l));
+            high[a] = high[a].max(h + grow(h));
+        }
+        self.scene.push(body)
     }
 
     /// `visit(k, k ∘ size)` for every image `k` whose box may lie within `reach` of `p`, in
     /// increasing `k`.
-    fn each_image(
+    pub(super) fn each_image(
         &self,
         p: &Point<T, D>,
         reach: f64,
@@ -296,17 +314,14 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     }
 }
 
-impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T, D, S> {
-    /// The `(body, image)` nearest to `point` within `max_distance`, as [`Scene::nearest`] over
-    /// the whole medium: the smallest signed distance, then the lowest body, then the lowest
-    /// image; `None` where there is none (no bodies, or none within `max_distance`, or a NaN
-    /// `max_distance` or point).
-    pub fn nearest(&self, point: &Point<T, D>, max_distance: T) -> Option<PeriodicNearest<T, D>> {
-        self.nearest_filtered(point, max_distance, |_| true)
-    }
+impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> Proximity<T, D>
+    for PeriodicScene<T, D, S>
+{
+    type Nearest = PeriodicNearest<T, D>;
 
-    /// [`PeriodicScene::nearest`] over the bodies for which `filter(id)` is true.
-    pub fn nearest_filtered(
+    /// The image that puts the point at the centre of the bodies' box is asked first, then every
+    /// other image whose box lies within its answer's distance; a NaN point gives `None`.
+    fn nearest_filtered(
         &self,
         point: &Point<T, D>,
         max_distance: T,
@@ -361,18 +376,11 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
         })
     }
 
-    /// Every `(body, image)` whose signed distance at `point` is at most `distance`, in
-    /// increasing `(body, image)`: [`Scene::within`] over the whole medium, at any distance
-    /// (beyond half the box too), images at most [`REACH_BOXES`] boxes away on each axis. Each
-    /// image within reach is one query of the plain scene, so the time grows as
+    /// At any distance (beyond half the box too), images at most [`REACH_BOXES`] boxes away on
+    /// each axis. Each image within reach is one query of the plain scene, so the time grows as
     /// `(2·distance / size)^D`: an infinite distance reaches `2^21` boxes on each axis and does
-    /// not end in any useful time. A NaN `distance` or point gives none.
-    pub fn within(&self, point: &Point<T, D>, distance: T, found: &mut Vec<(usize, Image<D>)>) {
-        self.within_filtered(point, distance, found, |_| true);
-    }
-
-    /// [`PeriodicScene::within`] over the bodies for which `filter(id)` is true.
-    pub fn within_filtered(
+    /// not end in any useful time. A NaN point gives none.
+    fn within_filtered(
         &self,
         point: &Point<T, D>,
         distance: T,
@@ -389,5 +397,20 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> PeriodicScene<T,
             });
         });
         found.sort_unstable();
+    }
+}
+
+impl<T: Real, const D: usize> Answer for PeriodicNearest<T, D> {
+    type Id = (usize, Image<D>);
+    type Found = BodyNearest<T, D>;
+
+    #[inline]
+    fn id(&self) -> (usize, Image<D>) {
+        (self.body, self.image)
+    }
+
+    #[inline]
+    fn found(&self) -> &BodyNearest<T, D> {
+        &self.nearest
     }
 }

@@ -10,9 +10,9 @@
 
 use alloc::vec::Vec;
 
-use super::super::Scene;
 use super::super::build::split::{ItemStore, Subset};
 use super::super::node::{LOWER, UPPER, grown};
+use super::super::plain::{Scene, box_of};
 use super::planes::{Planes8, WideNode};
 use super::{COUNT, LANES, LEAF};
 use crate::real::Real;
@@ -23,7 +23,7 @@ impl<const D: usize> Planes8<D> {
     /// (`1..=8`); fewer than `2^28` bodies.
     pub(super) fn built<T: Real, S: Cast<T, D>>(scene: &Scene<T, D, S>, leaf: usize) -> Self {
         let mut wide = Planes8::new();
-        let (mut store, all) = ItemStore::new(scene.bodies.iter().map(super::super::box_of));
+        let (mut store, all) = ItemStore::new(scene.bodies.iter().map(box_of));
         let Some(all) = all else {
             return wide;
         };

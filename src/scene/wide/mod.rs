@@ -47,7 +47,8 @@ mod traverse;
 pub use planes::Planes8;
 pub use steps::Steps8;
 
-use super::{BodyHit, Scene};
+use super::answer::BodyHit;
+use super::plain::Scene;
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;

@@ -5,12 +5,13 @@
 //! `src/scene/traverse.rs`'s `descend!` does for four. Also today's four-wide traversal with the
 //! same counts, for the spike's table.
 
+use super::super::answer::BodyHit;
 use super::super::node::{BODY, WIDTH};
 use super::super::packet::lanes::{Eight, F32x8};
+use super::super::plain::Scene;
 use super::super::prefetch::prefetch;
 use super::super::probe::{F32Probe, entry_limit};
 use super::super::traverse::better;
-use super::super::{BodyHit, Scene};
 use super::{LANES, LEAF, Visits, Wide};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::Four;
