@@ -76,8 +76,8 @@ impl<T: Real> Span<T> {
     }
 
     /// The part of the span within `[from, to]`: its ends held to that interval, each end one of
-    /// the four given values (no arithmetic, so no rounding); `None` where they do not meet, or
-    /// for a NaN end. A span that only touches the interval (`exit == from`) gives one of no
+    /// the four given values (no arithmetic, so no rounding: an end within the interval keeps its
+    /// bits); `None` where they do not meet, or for a NaN end. A span that only touches the interval (`exit == from`) gives one of no
     /// length.
     ///
     /// # Example
@@ -93,9 +93,10 @@ impl<T: Real> Span<T> {
     #[inline]
     #[must_use]
     pub fn clipped(&self, from: T, to: T) -> Option<Span<T>> {
-        let enter = if self.enter > from { self.enter } else { from };
-        let exit = if self.exit < to { self.exit } else { to };
-        (enter <= exit && self.enter <= self.exit).then_some(Span { enter, exit })
+        // An end within the interval keeps its own bits (a `-0.0` entry at `from = 0.0` too).
+        let enter = if self.enter < from { from } else { self.enter };
+        let exit = if self.exit > to { to } else { self.exit };
+        (from <= to && enter <= exit).then_some(Span { enter, exit })
     }
 
     /// The length of the span within `[from, to]`: [`Span::clipped`]'s length, `0` where they

@@ -37,6 +37,8 @@
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |
 //! | every question above in a medium that repeats without end (a periodic box of particles, a porous sample's periodic volume), rays that wrap and neighbours at any distance, no body copied | [`PeriodicScene`], [`Periodicity`] |
+//! | the bodies a segment crosses, each with its chord; the intervals of the union of overlapping bodies (grains, a Boolean model) | [`Geometry::ray_spans_to`], [`Span::clipped`], [`Geometry::union_spans`] |
+//! | one transport or packing routine for every kind of scene | [`Geometry`], [`Proximity`], [`Answer`] |
 //!
 //! # Semantics at the edges
 //!
@@ -50,6 +52,16 @@
 //! - Spans cover the whole line, so `enter` is negative when the entry is behind the origin.
 //! - Constructors return an [`Error`] naming the offending value; casts never panic and never
 //!   return NaN.
+//!
+//! # Batches
+//!
+//! Every batch ([`Cast::cast_rays`], [`Geometry::cast_rays`], [`Proximity::nearest_batch`] and
+//! the rest) answers each slot exactly as the single query does, bit for bit, in any order and on
+//! any number of threads. Its slices must have matching lengths: a mismatch is a programming
+//! error, and the batch panics before it writes anything, with a message that names the call
+//! and both slices (`Scene::nearest_batch: 2 points but 1 answer slots`). The grid's projectors
+//! are the one exception: [`Grid::project`] and [`Grid::backproject`] take volumes and sinograms
+//! that usually come from files, and return [`Error::Length`] instead, writing nothing.
 //!
 //! # Features
 //!

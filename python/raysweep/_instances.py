@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import _InstancedScene
-from ._results import InstanceBodies, InstanceHits, InstanceSpans, Ints
+from ._results import InstanceBodies, InstanceHits, InstanceNearest, InstanceSpans, Ints
 from ._scene import Scene
 
 
@@ -211,10 +211,50 @@ class InstancedScene:
         >>> spans.instance.tolist(), spans.enter.tolist(), spans.sum().tolist()
         ([0, 1], [3.0, 7.0], [4.0])
         """
+        return self._spans(origins, directions, None, mask, threads, max_distance)
+
+    def sphere_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+        max_distance: Optional[npt.ArrayLike] = None,
+    ) -> InstanceSpans:
+        """Every body of every instance a ball of ``radius`` (a scalar or one per row) moving
+        along each whole line touches, with where its centre starts and stops touching it, in
+        CSR form; with ``max_distance``, only along the segment ``[0, max_distance]``, clamped,
+        as :meth:`Scene.sphere_spans` does.
+
+        >>> import raysweep as rs
+        >>> ball = rs.Scene(spheres=([[0.0, 0.0]], [1.0]))
+        >>> core = rs.InstancedScene([ball], [0], [[4.0, 0.0]])
+        >>> spans = core.sphere_spans([[0.0, 0.0]], [[1.0, 0.0]], 1.0)
+        >>> spans.enter.tolist(), spans.exit.tolist()
+        ([2.0], [6.0])
+        """
+        r = _arrays.per_row(radius, self.dtype, "radius")
+        return self._spans(origins, directions, r, mask, threads, max_distance)
+
+    def _spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: Optional[np.ndarray],
+        mask: Optional[npt.ArrayLike],
+        threads: Optional[int],
+        max_distance: Optional[npt.ArrayLike],
+    ) -> InstanceSpans:
         o, d = self._rays(origins, directions)
         segment = None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")
         found = self._inner.spans(
-            o, d, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads), max_distance=segment
+            o,
+            d,
+            _arrays.mask(mask, len(self), "instance"),
+            _arrays.threads(threads),
+            radius=radius,
+            max_distance=segment,
         )
         return InstanceSpans(*found)
 
@@ -236,4 +276,51 @@ class InstancedScene:
         """
         p = _arrays.rows(points, self.dtype, self.dim, "points")
         found = self._inner.containing(p, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads))
+        return InstanceBodies(*found)
+
+    def nearest(
+        self,
+        points: npt.ArrayLike,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> InstanceNearest:
+        """The ``(instance, body)`` nearest to each point (the smallest signed distance, negative
+        inside; the lowest ``(instance, body)`` on ties) among those within ``max_distance`` (a
+        scalar or one per point), each body translated exactly by its instance's offset, as
+        :meth:`Scene.nearest`; ``mask`` over the instances.
+
+        >>> import raysweep as rs
+        >>> pebble = rs.Scene(spheres=([[0.0, 0.0], [0.0, 0.0]], [1.0, 0.25]))
+        >>> core = rs.InstancedScene([pebble], [0, 0], [[0.0, 0.0], [4.0, 0.0]])
+        >>> near = core.nearest([[3.0, 0.0], [4.0, 0.0]])
+        >>> near.instance.tolist(), near.body.tolist(), near.signed_distance.tolist()
+        ([1, 1], [0, 0], [0.0, -1.0])
+        """
+        p = _arrays.rows(points, self.dtype, self.dim, "points")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.nearest(p, reach, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads))
+        value, instance, body, point, normal = found
+        return InstanceNearest(instance, body, value, point, normal)
+
+    def within(
+        self,
+        points: npt.ArrayLike,
+        distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> InstanceBodies:
+        """The ``(instance, body)`` pairs whose signed distance from each point is at most
+        ``distance`` (a scalar or one per point), in CSR form, in increasing order, as
+        :meth:`Scene.within`; ``mask`` over the instances.
+
+        >>> import raysweep as rs
+        >>> ball = rs.Scene(spheres=([[0.0, 0.0]], [1.0]))
+        >>> core = rs.InstancedScene([ball], [0, 0, 0], [[0.0, 0.0], [3.0, 0.0], [9.0, 0.0]])
+        >>> core.within([[1.5, 0.0]], 0.5).instance.tolist()
+        [0, 1]
+        """
+        p = _arrays.rows(points, self.dtype, self.dim, "points")
+        reach = _arrays.per_row(distance, self.dtype, "distance")
+        found = self._inner.within(p, reach, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads))
         return InstanceBodies(*found)

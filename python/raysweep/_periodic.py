@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _arrays
-from ._raysweep import _PeriodicScene
+from ._raysweep import _PeriodicScene, _Scene
 from ._results import Floats, Ints, PeriodicBodies, PeriodicHits, PeriodicNearest, PeriodicSpans
 
 
@@ -57,9 +57,9 @@ class PeriodicScene:
     _axes: tuple[bool, ...]
 
     def __init__(self, scene: Any, period: tuple[npt.ArrayLike, npt.ArrayLike], periodic: Optional[Sequence[bool]] = None) -> None:
-        from ._scene import Scene
-
-        if not isinstance(scene, Scene):
+        # A raysweep.Scene, known by what it holds (importing `_scene` here would make a circle:
+        # it builds periodic scenes).
+        if not isinstance(getattr(scene, "_inner", None), _Scene):
             raise ValueError(f"scene is not a raysweep.Scene: {type(scene).__name__}")
         if not isinstance(period, (tuple, list)) or len(period) != 2:
             raise ValueError("period must be a pair (min, size) of arrays of D values")
@@ -72,7 +72,7 @@ class PeriodicScene:
         axes = (True,) * dim if periodic is None else tuple(periodic)
         if len(axes) != dim or not all(isinstance(a, (bool, np.bool_)) for a in axes):
             raise ValueError(f"periodic must be {dim} booleans, or None for every axis: {periodic!r}")
-        self._scene = Scene._wrap(scene._inner.snapshot())
+        self._scene = type(scene)._wrap(scene._inner.snapshot())
         self._inner = _PeriodicScene(self._scene._inner, lo, size, [bool(a) for a in axes])
         self._min, self._size, self._axes = lo, size, tuple(bool(a) for a in axes)
 
@@ -209,9 +209,9 @@ class PeriodicScene:
         threads: Optional[int] = None,
     ) -> PeriodicSpans:
         """Every ``(body, image)`` the segment ``[0, max_distance]`` of each ray crosses (a
-        scalar or one per ray, required: a whole line crosses infinitely many), each span
+        finite scalar or one per ray, required: a whole line crosses infinitely many), each span
         clamped to the segment, in CSR form: chords that wrap through any number of boxes, none
-        trimmed at the box's faces.
+        trimmed at the box's faces. An infinite ``max_distance`` raises ``ValueError``.
 
         >>> import raysweep as rs
         >>> lattice = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
@@ -219,9 +219,48 @@ class PeriodicScene:
         >>> spans.image[:, 0].tolist(), spans.enter.tolist(), spans.exit.tolist()
         ([0, 1, 2], [1.0, 5.0, 9.0], [3.0, 7.0, 10.0])
         """
+        return self._spans(origins, directions, None, max_distance, mask, threads)
+
+    def sphere_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        max_distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicSpans:
+        """Every ``(body, image)`` a ball of ``radius`` (a scalar or one per row) touches while
+        its centre travels the segment ``[0, max_distance]`` of each ray (finite, required),
+        with where its centre starts and stops touching it, clamped to the segment, in CSR form.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+        >>> spans = lattice.sphere_spans([[0.0, 2.0]], [[1.0, 0.0]], 0.5, 6.0)
+        >>> spans.image[:, 0].tolist(), spans.enter.tolist(), spans.exit.tolist()
+        ([0, 1], [0.5, 4.5], [3.5, 6.0])
+        """
+        r = _arrays.per_row(radius, self.dtype, "radius")
+        return self._spans(origins, directions, r, max_distance, mask, threads)
+
+    def _spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: Optional[np.ndarray],
+        max_distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike],
+        threads: Optional[int],
+    ) -> PeriodicSpans:
         o, d = self._rays(origins, directions)
         end = _arrays.per_row(max_distance, self.dtype, "max_distance")
-        found = self._inner.spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        infinite = np.flatnonzero(np.isinf(np.atleast_1d(end)))
+        if len(infinite):
+            raise ValueError(
+                f"max_distance[{infinite[0]}] is infinite: a periodic medium's segment must be "
+                "finite (a whole line crosses infinitely many bodies)"
+            )
+        found = self._inner.spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=radius)
         k = self.dim
         return PeriodicSpans(found[0], found[1], _images(found[2 : 2 + k]), found[2 + k], found[3 + k])
 
@@ -257,10 +296,8 @@ class PeriodicScene:
         p = self._points(points)
         reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
         found = self._inner.nearest(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
-        ids, value, point, normal = found
         d = self.dim
-        rows = ids.reshape(-1, 1 + d)
-        return PeriodicNearest(rows[:, 0].copy(), rows[:, 1:].copy(), value, point, normal)
+        return PeriodicNearest(found[1], _images(found[2 : 2 + d]), found[0], found[2 + d], found[3 + d])
 
     def within(
         self,

@@ -120,13 +120,14 @@ class _PeriodicScene:
         max_distance: np.ndarray,
         mask: Optional[np.ndarray],
         threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, ...]: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, ...]: ...
     def nearest(
         self, points: np.ndarray, max_distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    ) -> tuple[np.ndarray, ...]: ...
     def within(
         self, points: np.ndarray, distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, ...]: ...
@@ -167,10 +168,17 @@ class _InstancedScene:
         directions: np.ndarray,
         mask: Optional[np.ndarray],
         threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
         max_distance: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def nearest(
+        self, points: np.ndarray, max_distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def within(
+        self, points: np.ndarray, distance: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 class _Grid:

@@ -337,6 +337,23 @@ class PeriodicBodies(NamedTuple):
         return _sum(self.offsets, values, np.dtype(np.float64))
 
 
+class InstanceNearest(NamedTuple):
+    """The ``(instance, body)`` nearest to each point: where there is none within
+    ``max_distance``, ``instance = body = -1``, ``signed_distance = inf``, NaN ``point`` and
+    ``normal``."""
+
+    #: ``(n,)`` ``int64``.
+    instance: Ints
+    #: ``(n,)`` ``int64``: the body in its instance's scene.
+    body: Ints
+    #: ``(n,)``: negative inside.
+    signed_distance: Floats
+    #: ``(n, D)``: the nearest surface point of the translated body.
+    point: Floats
+    #: ``(n, D)``: the outward unit normal there.
+    normal: Floats
+
+
 class PeriodicNearest(NamedTuple):
     """The ``(body, image)`` nearest to each point: where there is none within reach, ``body =
     -1``, ``image`` -1 on every axis, ``signed_distance = inf``, NaN ``point`` and ``normal``."""

@@ -503,8 +503,10 @@ class Scene:
         """
         p = self._points(points)
         reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
-        found = self._inner.nearest(p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
-        return Nearest(*found)
+        value, body, point, normal = self._inner.nearest(
+            p, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads)
+        )
+        return Nearest(body, value, point, normal)
 
     def within(
         self,

@@ -8,7 +8,15 @@
 
 use std::sync::Arc;
 
-use raysweep::{Aabb, Body, Cast, Ellipsoid, Real, Scene, Sphere};
+use raysweep::{Aabb, Body, Cast, Ellipsoid, PointQuery, Real, Scene, Sphere};
+
+/// What a scene's bodies answer: casts and point queries, shared across threads.
+pub(crate) trait Solid<T: Real, const D: usize>:
+    Cast<T, D> + PointQuery<T, D> + Sync + Send
+{
+}
+
+impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync + Send> Solid<T, D> for S {}
 
 /// The scene, by the kind of its bodies.
 pub(crate) enum Bodies<T: Real, const D: usize> {

@@ -18,9 +18,10 @@ use raysweep::{Aabb, Body, Ellipsoid, Instance, InstancedScene, Scene, Sphere};
 
 use crate::arrays::{Width, finite, same_rows, slice, table};
 use crate::bodies::Bodies;
+use crate::bodies::Solid;
 use crate::queries;
 use crate::query::QueryArgs;
-use crate::scene::{AnyScene, Holds, PyScene, Solid};
+use crate::scene::{AnyScene, Holds, PyScene};
 use crate::threads::Run;
 
 /// An instanced scene of one kind of solid, as [`Bodies`] is a scene of one.
@@ -291,18 +292,20 @@ impl PyInstancedScene {
         on_any!(&self.core, s => queries::hits_any(s, &args))
     }
 
-    /// Every body each whole line crosses, or only the segment `[0, max_distance]` of it,
-    /// clamped: (offsets, instance, body, enter, exit).
-    #[pyo3(signature = (origins, directions, mask, threads, max_distance=None))]
+    /// Every body each whole line (or a ball of `radius` moving along it) crosses, or only the
+    /// segment `[0, max_distance]` of it, clamped: (offsets, instance, body, enter, exit).
+    #[pyo3(signature = (origins, directions, mask, threads, radius=None, max_distance=None))]
     fn spans(
         &self,
         origins: Bound<'_, PyAny>,
         directions: Bound<'_, PyAny>,
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
         max_distance: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
+        args.radius = radius;
         args.segment = max_distance;
         on_any!(&self.core, s => queries::spans(s, &args))
     }
@@ -316,5 +319,30 @@ impl PyInstancedScene {
     ) -> PyResult<Py<PyAny>> {
         let args = QueryArgs::of_points(points, None, mask, threads);
         on_any!(&self.core, s => queries::containing(s, &args))
+    }
+
+    /// The (instance, body) nearest to each point within its largest distance: (signed
+    /// distance, instance, body, point, normal).
+    fn nearest(
+        &self,
+        points: Bound<'_, PyAny>,
+        max_distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs::of_points(points, Some(max_distance), mask, threads);
+        on_any!(&self.core, s => queries::nearest(s, &args))
+    }
+
+    /// The (instance, body) pairs within each point's distance: (offsets, instance, body).
+    fn within(
+        &self,
+        points: Bound<'_, PyAny>,
+        distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = QueryArgs::of_points(points, Some(distance), mask, threads);
+        on_any!(&self.core, s => queries::within(s, &args))
     }
 }

@@ -4,21 +4,18 @@
 //! answers (it stacks the image's `D` columns into one); every answer here is the crate's, row
 //! by row.
 
-use core::convert::Infallible;
-
 use numpy::PyReadonlyArray1;
-use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
 use raysweep::{Aabb, Body, Ellipsoid, PeriodicScene, Periodicity, Sphere};
 
-use crate::arrays::{Width, column, slice, table};
+use crate::arrays::{Width, slice};
 use crate::bodies::Bodies;
-use crate::queries::{self, csr_ids};
+use crate::bodies::Solid;
+use crate::queries;
 use crate::query::QueryArgs;
-use crate::rows::{Answer, columns, ragged, row_by_row};
-use crate::scene::{AnyScene, Holds, PyScene, Solid};
+use crate::scene::{AnyScene, Holds, PyScene};
 use crate::threads::Run;
 
 /// A periodic scene of one kind of solid, as [`Bodies`] is a scene of one.
@@ -129,58 +126,6 @@ where
     })
 }
 
-/// The `(body, image)` nearest to each point: (body, image's `D` columns, signed distance,
-/// point, normal).
-fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &PeriodicScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let reach = read.reach("max_distance", at.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let Ok(found) = columns(
-        &run,
-        at.len(),
-        row_by_row(|row| {
-            let answer = scene.nearest_filtered(&at[row], reach.at(row), keep);
-            Ok::<_, Infallible>(answer.map(|n| -> Answer<T, D, (usize, [i64; D])> {
-                let near = n.nearest;
-                (
-                    (n.body, n.image),
-                    near.signed_distance,
-                    near.point,
-                    near.normal,
-                )
-            }))
-        }),
-    )?;
-    let py = run.py();
-    (
-        column(py, found.id),
-        column(py, found.value),
-        table(py, found.point, D)?,
-        table(py, found.normal, D)?,
-    )
-        .into_py_any(py)
-}
-
-/// The `(body, image)` pairs within each point's distance: (offsets, body, image's `D` columns).
-fn within<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &PeriodicScene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let reach = read.distance(at.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let Ok(found) = ragged(&run, at.len(), |row, out| {
-        scene.within_filtered(&at[row], reach.at(row), out, keep);
-        Ok::<_, Infallible>(())
-    })?;
-    csr_ids(run.py(), found)
-}
-
 #[pymethods]
 impl PyPeriodicScene {
     /// `scene`'s bodies as they are now, repeated on the lattice of the box `min..min + size`
@@ -256,8 +201,9 @@ impl PyPeriodicScene {
         on_any!(&self.core, s => queries::hits_any(s, &args))
     }
 
-    /// Every `(body, image)` the segment `[0, max_distance]` of each ray crosses, clamped:
-    /// (offsets, body, image's `D` columns, enter, exit).
+    /// Every `(body, image)` the segment `[0, max_distance]` of each ray (or a ball of `radius`
+    /// moving along it) crosses, clamped: (offsets, body, image's `D` columns, enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads, radius=None))]
     fn spans(
         &self,
         origins: Bound<'_, PyAny>,
@@ -265,9 +211,11 @@ impl PyPeriodicScene {
         max_distance: Bound<'_, PyAny>,
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.segment = Some(max_distance);
+        args.radius = radius;
         on_any!(&self.core, s => queries::spans(s, &args))
     }
 
@@ -291,7 +239,7 @@ impl PyPeriodicScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let args = QueryArgs::of_points(points, Some(max_distance), mask, threads);
-        on_any!(&self.core, s => nearest(s, &args))
+        on_any!(&self.core, s => queries::nearest(s, &args))
     }
 
     /// The `(body, image)` pairs within each point's distance.
@@ -303,6 +251,6 @@ impl PyPeriodicScene {
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         let args = QueryArgs::of_points(points, Some(distance), mask, threads);
-        on_any!(&self.core, s => within(s, &args))
+        on_any!(&self.core, s => queries::within(s, &args))
     }
 }

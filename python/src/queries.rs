@@ -1,130 +1,51 @@
-//! The ray and point queries a scene, an instanced scene and a periodic scene share (first hits
-//! of rays and of moving balls, any hit, spans, containing), written once over [`Placed`]: what
-//! each answers for one row, and the ids it names an answer by (a body; an instance and a body;
-//! a body and its image). Each query reads its arguments, runs its rows in blocks
-//! ([`crate::rows`]) and hands the columns to numpy: the ids first, one column each.
+//! The queries every kind of scene answers (first hits of rays and of moving balls, any hit,
+//! spans, containing, nearest, within), written once over the crate's query surface
+//! ([`Geometry`], [`Proximity`]) and [`Placed`], what the binding asks beyond it. Each query reads
+//! its arguments, runs its rows in blocks ([`crate::rows`]) and hands the columns to numpy: the
+//! ids first, one column each.
 
 use core::convert::Infallible;
 
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use raysweep::nalgebra::Point;
 use raysweep::{
-    BodyHit, BodySpan, InstanceSpan, InstancedScene, PeriodicScene, PeriodicSpan, Ray, Scene,
+    Answer, BodyNearest, Geometry, Hit, InstancedScene, PeriodicScene, Proximity, Ray, Scene, Span,
 };
 
-use crate::arrays::{Width, column, table};
-use crate::query::{QueryArgs, Spanned, clip};
-use crate::rows::{Answer, Answers, Arranged, Csr, Ids, columns, each, ragged};
-use crate::scene::Solid;
+use crate::arrays::{PerRow, Width, column, table};
+use crate::bodies::Solid;
+use crate::query::{QueryArgs, clip};
+use crate::rows::{Answers, Arranged, Csr, Ids, columns, each, ragged, ragged_blocks};
 
-/// A scene or an instanced scene, as the shared queries ask it.
-pub(crate) trait Placed<T: Width, const D: usize>: Sync {
-    /// An answer's ids: a body, or an instance and a body.
-    type Ids: Ids;
-    /// A span in a span query's answer.
-    type Span: Spanned<T, Ids = Self::Ids> + Send;
+/// A scene of any kind as the binding asks it: the crate's queries, and what they do not give
+/// (the spans of the whole line, which a periodic medium does not have: its Python class always
+/// asks a segment; what a mask is over, for messages).
+pub(crate) trait Placed<T: Width, const D: usize>:
+    Geometry<T, D, Id: Ids + Send + Sync> + Proximity<T, D> + Sync
+{
     /// What a mask is over: `"bodies"` or `"instances"`.
     const OVER: &'static str;
 
-    /// How many there are of what a mask is over.
-    fn count(&self) -> usize;
-    /// The order in which the crate's batches trace rays from `origins`, or `None` for as given
-    /// (`Scene::ray_order`).
-    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>>;
-    /// The first hit of `ray` (or of a ball of `radius` moving along it) over those `keep`
-    /// keeps.
-    fn first(
+    /// The spans of the whole line through `ray` (a ball of `radius` moving along it) over the
+    /// items `keep` keeps, into `out`.
+    fn line_spans(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
-        max: T,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) -> Option<Answer<T, D, Self::Ids>>;
-    /// The first hits of `rays` (no radius), ray `i` within `max[i]`, over those `keep` keeps,
-    /// pushed onto `out` in order: [`Placed::first`] of each, unless the crate traces them
-    /// together (`Scene::cast_rays_filtered`: packets of coherent rays).
-    fn firsts(
-        &self,
-        rays: &[Ray<T, D>],
-        max: &[T],
-        keep: impl Fn(usize) -> bool + Copy,
-        out: &mut Answers<T, D, Self::Ids>,
-    ) {
-        for (ray, &max) in rays.iter().zip(max) {
-            out.push(self.first(ray, None, max, keep));
-        }
-    }
-    fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool;
-    /// The spans of the line (or of a ball of `radius` moving along it) into `out`; `end`,
-    /// where given, the segment's (those beyond it may be left out: they are clipped away).
-    fn spans(
-        &self,
-        ray: &Ray<T, D>,
-        radius: Option<T>,
-        end: Option<T>,
         out: &mut Vec<Self::Span>,
         keep: impl Fn(usize) -> bool + Copy,
     );
-    /// The ids of what contains `p`, into `out`.
-    fn containing(
-        &self,
-        p: &Point<T, D>,
-        out: &mut Vec<Self::Ids>,
-        keep: impl Fn(usize) -> bool + Copy,
-    );
-}
-
-/// A scene's first hit as a row's answer.
-fn body_answer<T: Width, const D: usize>(h: BodyHit<T, D>) -> Answer<T, D> {
-    (h.body, h.hit.distance, h.hit.point, h.hit.normal)
 }
 
 impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
-    type Ids = usize;
-    type Span = BodySpan<T>;
     const OVER: &'static str = "bodies";
 
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
-        Scene::ray_order(self, origins)
-    }
-    fn first(
+    fn line_spans(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
-        max: T,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) -> Option<Answer<T, D>> {
-        let hit = match radius {
-            None => self.cast_ray_filtered(ray, max, keep),
-            Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
-        };
-        hit.map(body_answer)
-    }
-    fn firsts(
-        &self,
-        rays: &[Ray<T, D>],
-        max: &[T],
-        keep: impl Fn(usize) -> bool + Copy,
-        out: &mut Answers<T, D>,
-    ) {
-        let mut hits = vec![None; rays.len()];
-        self.cast_rays_filtered(rays, max, &mut hits, keep);
-        out.extend(hits.into_iter().map(|hit| hit.map(body_answer)));
-    }
-    fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
-        self.hits_any_filtered(ray, max, keep)
-    }
-    fn spans(
-        &self,
-        ray: &Ray<T, D>,
-        radius: Option<T>,
-        _end: Option<T>,
-        out: &mut Vec<BodySpan<T>>,
+        out: &mut Vec<Self::Span>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
         match radius {
@@ -132,117 +53,55 @@ impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for Scene<T, D, S> {
             Some(r) => self.sphere_spans_filtered(ray, r, out, keep),
         }
     }
-    fn containing(
-        &self,
-        p: &Point<T, D>,
-        out: &mut Vec<usize>,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) {
-        self.containing_filtered(p, out, keep);
-    }
 }
 
 impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for InstancedScene<T, D, S> {
-    type Ids = (usize, usize);
-    type Span = InstanceSpan<T>;
     const OVER: &'static str = "instances";
 
-    fn count(&self) -> usize {
-        self.instances().len()
-    }
-    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
-        InstancedScene::ray_order(self, origins)
-    }
-    fn first(
+    fn line_spans(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
-        max: T,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) -> Option<Answer<T, D, (usize, usize)>> {
-        let hit = match radius {
-            None => self.cast_ray_filtered(ray, max, keep),
-            Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
-        };
-        hit.map(|h| {
-            (
-                (h.instance, h.body),
-                h.hit.distance,
-                h.hit.point,
-                h.hit.normal,
-            )
-        })
-    }
-    fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
-        self.hits_any_filtered(ray, max, keep)
-    }
-    fn spans(
-        &self,
-        ray: &Ray<T, D>,
-        _radius: Option<T>,
-        _end: Option<T>,
-        out: &mut Vec<InstanceSpan<T>>,
+        out: &mut Vec<Self::Span>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
-        self.ray_spans_filtered(ray, out, keep);
-    }
-    fn containing(
-        &self,
-        p: &Point<T, D>,
-        out: &mut Vec<(usize, usize)>,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) {
-        self.containing_filtered(p, out, keep);
+        match radius {
+            None => self.ray_spans_filtered(ray, out, keep),
+            Some(r) => self.sphere_spans_filtered(ray, r, out, keep),
+        }
     }
 }
 
+/// A periodic medium has no whole line: its spans are the segment's (the Python class always
+/// gives one, finite).
 impl<T: Width, const D: usize, S: Solid<T, D>> Placed<T, D> for PeriodicScene<T, D, S> {
-    type Ids = (usize, [i64; D]);
-    type Span = PeriodicSpan<T, D>;
     const OVER: &'static str = "bodies";
 
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
-        PeriodicScene::ray_order(self, origins)
-    }
-    fn first(
+    fn line_spans(
         &self,
         ray: &Ray<T, D>,
         radius: Option<T>,
-        max: T,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) -> Option<Answer<T, D, (usize, [i64; D])>> {
-        let hit = match radius {
-            None => self.cast_ray_filtered(ray, max, keep),
-            Some(r) => self.cast_sphere_filtered(ray, r, max, keep),
-        };
-        hit.map(|h| ((h.body, h.image), h.hit.distance, h.hit.point, h.hit.normal))
-    }
-    fn any(&self, ray: &Ray<T, D>, max: T, keep: impl Fn(usize) -> bool + Copy) -> bool {
-        self.hits_any_filtered(ray, max, keep)
-    }
-    /// The segment's spans (a whole line crosses infinitely many); the Python class always
-    /// gives `end`.
-    fn spans(
-        &self,
-        ray: &Ray<T, D>,
-        _radius: Option<T>,
-        end: Option<T>,
-        out: &mut Vec<PeriodicSpan<T, D>>,
+        out: &mut Vec<Self::Span>,
         keep: impl Fn(usize) -> bool + Copy,
     ) {
-        self.ray_spans_filtered(ray, end.unwrap_or(T::INFINITY), out, keep);
+        self.spans_filtered(ray, radius, T::INFINITY, out, keep);
     }
-    fn containing(
-        &self,
-        p: &Point<T, D>,
-        out: &mut Vec<(usize, [i64; D])>,
-        keep: impl Fn(usize) -> bool + Copy,
-    ) {
-        self.containing_filtered(p, out, keep);
-    }
+}
+
+/// A first hit (or a nearest body) as a row's answer: its ids, value, point and normal.
+fn hit_row<T: Width, const D: usize, A: Answer<Found = Hit<T, D>>>(
+    a: A,
+) -> crate::rows::Answer<T, D, A::Id> {
+    let h = a.found();
+    (a.id(), h.distance, h.point, h.normal)
+}
+
+/// A nearest body as a row's answer: its ids, signed distance, point and normal.
+fn near_row<T: Width, const D: usize, A: Answer<Found = BodyNearest<T, D>>>(
+    a: A,
+) -> crate::rows::Answer<T, D, A::Id> {
+    let n = a.found();
+    (a.id(), n.signed_distance, n.point, n.normal)
 }
 
 /// Ids, `I::COUNT` a row (row after row), as one column each.
@@ -278,7 +137,7 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     let rays = read.rays::<D>()?;
     let reach = read.reach("max_distance", rays.len())?;
     let radius = read.radius(rays.len())?;
-    let keep = read.keep(placed.count(), Q::OVER)?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
     // The rows in the order the crate's batches trace them, each block's rays and limits
     // gathered before it is traced (read at scattered rows between the casts, they measured
     // slower), the answers put back in the rows' order.
@@ -292,11 +151,16 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
             .collect::<Result<Vec<_>, _>>()?;
         let limits: Vec<T> = rows.iter().map(|&row| reach.at(row)).collect();
         match &radius {
-            // Rays traced together (packets where they are coherent).
-            None => placed.firsts(&gathered, &limits, keep, answers),
+            // Rays traced together (a plain scene's coherent ones in packets).
+            None => {
+                let mut hits = vec![None; gathered.len()];
+                placed.cast_rays_filtered(&gathered, &limits, &mut hits, keep);
+                answers.extend(hits.into_iter().map(|hit| hit.map(hit_row)));
+            }
             Some(radius) => {
                 for ((ray, &max), &row) in gathered.iter().zip(&limits).zip(&rows) {
-                    answers.push(placed.first(ray, Some(radius.at(row)), max, keep));
+                    let hit = placed.cast_sphere_filtered(ray, radius.at(row), max, keep);
+                    answers.push(hit.map(hit_row));
                 }
             }
         }
@@ -304,14 +168,14 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
     })?
     .map_err(|e| rays.first_error(e))?;
     let hits = match &arranged {
-        Some(a) => a.columns::<T, D>(hits, <Q::Ids as Ids>::COUNT),
+        Some(a) => a.columns::<T, D>(hits, <Q::Id as Ids>::COUNT),
         None => hits,
     };
     let py = run.py();
     tuple(
         py,
         vec![column(py, hits.value).into_py_any(py)?],
-        id_columns::<Q::Ids>(py, hits.id),
+        id_columns::<Q::Id>(py, hits.id),
         vec![
             table(py, hits.point, D)?.into_py_any(py)?,
             table(py, hits.normal, D)?.into_py_any(py)?,
@@ -327,9 +191,9 @@ pub(crate) fn hits_any<T: Width, const D: usize, Q: Placed<T, D>>(
     let (read, run) = args.read::<T>()?;
     let rays = read.rays::<D>()?;
     let reach = read.reach("max_distance", rays.len())?;
-    let keep = read.keep(placed.count(), Q::OVER)?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
     let any = each(&run, rays.len(), |row| {
-        Ok(placed.any(&rays.get(row)?, reach.at(row), keep))
+        Ok(placed.hits_any_filtered(&rays.get(row)?, reach.at(row), keep))
     })?
     .map_err(|e| rays.first_error(e))?;
     column(run.py(), any).into_py_any(run.py())
@@ -345,10 +209,15 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
     let rays = read.rays::<D>()?;
     let radius = read.radius(rays.len())?;
     let segment = read.segment(rays.len())?;
-    let keep = read.keep(placed.count(), Q::OVER)?;
-    let (offsets, found) = ragged(&run, rays.len(), |row, out| {
-        let end = segment.as_ref().map(|end| end.at(row));
-        placed.spans(&rays.get(row)?, radius.map(|r| r.at(row)), end, out, keep);
+    let keep = read.keep(placed.items(), Q::OVER)?;
+    let (offsets, found) = ragged(&run, rays.len(), |row, out: &mut Vec<(Q::Id, Span<T>)>| {
+        let (ray, radius) = (rays.get(row)?, radius.map(|r| r.at(row)));
+        let mut spans = Vec::new();
+        match &segment {
+            Some(end) => placed.spans_filtered(&ray, radius, end.at(row), &mut spans, keep),
+            None => placed.line_spans(&ray, radius, &mut spans, keep),
+        }
+        out.extend(spans.iter().map(|s| (s.id(), *s.found())));
         if let Some(end) = segment {
             clip(out, end.at(row));
         }
@@ -356,22 +225,21 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
     })?
     .map_err(|e| rays.first_error(e))?;
     let py = run.py();
-    let k = <Q::Ids as Ids>::COUNT;
+    let k = <Q::Id as Ids>::COUNT;
     let mut ids = vec![0i64; found.len() * k];
     let (mut enter, mut exit) = (
         Vec::with_capacity(found.len()),
         Vec::with_capacity(found.len()),
     );
-    for (i, mut s) in found.into_iter().enumerate() {
-        s.ids().write(&mut ids[i * k..(i + 1) * k]);
-        let span = s.span();
+    for (i, (id, span)) in found.into_iter().enumerate() {
+        id.write(&mut ids[i * k..(i + 1) * k]);
         enter.push(span.enter);
         exit.push(span.exit);
     }
     tuple(
         py,
         vec![column(py, offsets).into_py_any(py)?],
-        id_columns::<Q::Ids>(py, ids),
+        id_columns::<Q::Id>(py, ids),
         vec![
             column(py, enter).into_py_any(py)?,
             column(py, exit).into_py_any(py)?,
@@ -386,12 +254,111 @@ pub(crate) fn containing<T: Width, const D: usize, Q: Placed<T, D>>(
 ) -> PyResult<Py<PyAny>> {
     let (read, run) = args.read::<T>()?;
     let at = read.points::<D>()?;
-    let keep = read.keep(placed.count(), Q::OVER)?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
     let Ok(found) = ragged(&run, at.len(), |row, out| {
-        placed.containing(&at[row], out, keep);
+        placed.containing_filtered(&at[row], out, keep);
         Ok::<_, Infallible>(())
     })?;
     csr_ids(run.py(), found)
+}
+
+/// The body nearest to each point within its largest distance: (signed distance, ids…, point,
+/// normal). With one limit for every point, the crate's batch (its points in the batches'
+/// order, in blocks of neighbours for a plain scene).
+pub(crate) fn nearest<T: Width, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let at = read.points::<D>()?;
+    let reach = read.reach("max_distance", at.len())?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
+    let found = match reach {
+        PerRow::All(max) => {
+            let (at, arranged) = arrange(&run, at)?;
+            let Ok(found) = columns(
+                &run,
+                at.len(),
+                |rows, answers: &mut Answers<T, D, Q::Id>| {
+                    let mut found = vec![None; rows.len()];
+                    placed.nearest_batch_filtered(&at[rows], max, &mut found, keep);
+                    answers.extend(found.into_iter().map(|n| n.map(near_row)));
+                    Ok::<_, Infallible>(())
+                },
+            )?;
+            arranged.columns::<T, D>(found, <Q::Id as Ids>::COUNT)
+        }
+        PerRow::Each(_) => {
+            let Ok(found) = columns(
+                &run,
+                at.len(),
+                |rows, answers: &mut Answers<T, D, Q::Id>| {
+                    answers.extend(rows.map(|row| {
+                        placed
+                            .nearest_filtered(&at[row], reach.at(row), keep)
+                            .map(near_row)
+                    }));
+                    Ok::<_, Infallible>(())
+                },
+            )?;
+            found
+        }
+    };
+    let py = run.py();
+    tuple(
+        py,
+        vec![column(py, found.value).into_py_any(py)?],
+        id_columns::<Q::Id>(py, found.id),
+        vec![
+            table(py, found.point, D)?.into_py_any(py)?,
+            table(py, found.normal, D)?.into_py_any(py)?,
+        ],
+    )
+}
+
+/// What lies within each point's distance: (offsets, ids…). With one distance for every
+/// point, the crate's batch, as [`nearest`].
+pub(crate) fn within<T: Width, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let at = read.points::<D>()?;
+    let reach = read.distance(at.len())?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
+    let found = match reach {
+        PerRow::All(distance) => {
+            let (at, arranged) = arrange(&run, at)?;
+            let Ok(found) = ragged_blocks(&run, at.len(), |rows, counts, ids| {
+                let (mut offsets, mut found) = (Vec::new(), Vec::new());
+                placed.within_batch_filtered(&at[rows], distance, &mut offsets, &mut found, keep);
+                counts.extend(offsets.windows(2).map(|w| w[1] - w[0]));
+                ids.append(&mut found);
+                Ok::<_, Infallible>(())
+            })?;
+            arranged.csr(found)
+        }
+        PerRow::Each(_) => {
+            let Ok(found) = ragged(&run, at.len(), |row, out| {
+                placed.within_filtered(&at[row], reach.at(row), out, keep);
+                Ok::<_, Infallible>(())
+            })?;
+            found
+        }
+    };
+    csr_ids(run.py(), found)
+}
+
+/// `points` in the proximity batches' order ([`Arranged`]), found on a thread of its own (a
+/// Ctrl-C meanwhile ends the call), and the order.
+fn arrange<T: Width, const D: usize>(
+    run: &crate::threads::Run<'_>,
+    points: Vec<raysweep::nalgebra::Point<T, D>>,
+) -> PyResult<(Vec<raysweep::nalgebra::Point<T, D>>, Arranged)> {
+    run.apart(move || {
+        let arranged = Arranged::new(&points);
+        (arranged.arrange(&points), arranged)
+    })
 }
 
 /// Several ids per row in CSR form: (offsets, ids…).

@@ -6,11 +6,10 @@
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use raysweep::Span;
 use raysweep::nalgebra::Point;
-use raysweep::{BodySpan, InstanceSpan, PeriodicSpan, Span};
 
 use crate::arrays::{PerRow, Rays, Width, per_row, points, slice};
-use crate::rows::Ids;
 use crate::threads::Run;
 
 /// A query's arguments as Python passed them; `None` where the query takes no such argument or
@@ -186,77 +185,23 @@ fn lengths<'a, T: Width>(
     Ok(values)
 }
 
-/// A span of a body (or of an instance's body) in a span query's answer.
-pub(crate) trait Spanned<T> {
-    /// What names the body: its id, or its instance's and its own.
-    type Ids: Ids + Ord;
-    fn span(&mut self) -> &mut Span<T>;
-    fn enter(&self) -> T;
-    fn ids(&self) -> Self::Ids;
-}
-
-impl<T: Width> Spanned<T> for BodySpan<T> {
-    type Ids = usize;
-    fn span(&mut self) -> &mut Span<T> {
-        &mut self.span
-    }
-    fn enter(&self) -> T {
-        self.span.enter
-    }
-    fn ids(&self) -> usize {
-        self.body
-    }
-}
-
-impl<T: Width, const D: usize> Spanned<T> for PeriodicSpan<T, D> {
-    type Ids = (usize, [i64; D]);
-    fn span(&mut self) -> &mut Span<T> {
-        &mut self.span
-    }
-    fn enter(&self) -> T {
-        self.span.enter
-    }
-    fn ids(&self) -> (usize, [i64; D]) {
-        (self.body, self.image)
-    }
-}
-
-impl<T: Width> Spanned<T> for InstanceSpan<T> {
-    type Ids = (usize, usize);
-    fn span(&mut self) -> &mut Span<T> {
-        &mut self.span
-    }
-    fn enter(&self) -> T {
-        self.span.enter
-    }
-    fn ids(&self) -> (usize, usize) {
-        (self.instance, self.body)
-    }
-}
-
 /// The spans of a row that meet the segment `[0, end]`, each clamped to it (an `enter` below 0
 /// raised to 0, an `exit` beyond `end` lowered to it), sorted by `enter`, then by id (spans that
 /// entered behind the origin now all enter at 0). A negative `end` keeps none.
-pub(crate) fn clip<T: Width, A: Spanned<T>>(spans: &mut Vec<A>, end: T) {
+pub(crate) fn clip<T: Width, I: Ord + Copy>(spans: &mut Vec<(I, Span<T>)>, end: T) {
     let zero = T::zero();
     if end < zero {
         spans.clear();
         return;
     }
-    spans.retain_mut(|a| {
-        let s = a.span();
-        s.exit >= zero && s.enter <= end
+    spans.retain_mut(|(_, s)| match s.clipped(zero, end) {
+        Some(clipped) => {
+            *s = clipped;
+            true
+        }
+        None => false,
     });
-    for a in spans.iter_mut() {
-        let s = a.span();
-        if s.enter < zero {
-            s.enter = zero;
-        }
-        if s.exit > end {
-            s.exit = end;
-        }
-    }
     // Only the spans raised to 0 change places: by id among themselves.
-    let raised = spans.iter().take_while(|a| a.enter() == zero).count();
-    spans[..raised].sort_by_key(|a| a.ids());
+    let raised = spans.iter().take_while(|(_, s)| s.enter == zero).count();
+    spans[..raised].sort_by_key(|(id, _)| *id);
 }

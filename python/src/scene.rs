@@ -11,15 +11,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use raysweep::nalgebra::{Rotation, SMatrix};
-use raysweep::{Aabb, Body, BodyNearest, Cast, Ellipsoid, PointQuery, Scene, Sphere};
+use raysweep::{Aabb, Body, Ellipsoid, Scene, Sphere};
 
-use core::convert::Infallible;
-
-use crate::arrays::{PerRow, PointRows, Width, column, same_rows, slice, table};
+use crate::arrays::{PointRows, Width, column, same_rows, slice, table};
 use crate::bodies::{Bodies, Solids};
 use crate::queries;
 use crate::query::QueryArgs;
-use crate::rows::{Arranged, columns, ragged, ragged_blocks};
 use crate::threads::Run;
 
 /// A scene in one of the widths and dimensions Python gets.
@@ -72,14 +69,6 @@ holds!(F32x2, f32, 2);
 holds!(F32x3, f32, 3);
 holds!(F64x2, f64, 2);
 holds!(F64x3, f64, 3);
-
-/// What a scene's bodies answer: casts and point queries, shared across threads.
-pub(crate) trait Solid<T: Width, const D: usize>:
-    Cast<T, D> + PointQuery<T, D> + Sync + Send
-{
-}
-
-impl<T: Width, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync + Send> Solid<T, D> for S {}
 
 /// The bodies of a scene, in raysweep's id order: spheres, then ellipsoids, then boxes (then the
 /// bodies pushed, in the order pushed).
@@ -309,99 +298,6 @@ where
 /// The bytes a scene holds: its bodies and its hierarchy.
 fn held_bytes<T: Width, const D: usize, S>(scene: &Scene<T, D, S>) -> usize {
     size_of_val(scene.bodies()) + scene.hierarchy_bytes()
-}
-
-/// Body ids in CSR form, as columns: offsets, body.
-fn id_columns(py: Python<'_>, (offsets, ids): (Vec<i64>, Vec<usize>)) -> PyResult<Py<PyAny>> {
-    let body = ids.into_iter().map(|id| id as i64).collect();
-    (column(py, offsets), column(py, body)).into_py_any(py)
-}
-
-fn nearest<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let reach = read.reach("max_distance", at.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let answer = |n: BodyNearest<T, D>| (n.body, n.signed_distance, n.point, n.normal);
-    let found = match reach {
-        // One limit for all: the batch, its points in the batches' order.
-        PerRow::All(max) => {
-            let (at, arranged) = arrange(&run, at)?;
-            let Ok(found) = columns(&run, at.len(), |rows, answers| {
-                let mut found = vec![None; rows.len()];
-                scene.nearest_batch_filtered(&at[rows], max, &mut found, keep);
-                answers.extend(found.into_iter().map(|n| n.map(answer)));
-                Ok::<_, Infallible>(())
-            })?;
-            arranged.columns::<T, D>(found, 1)
-        }
-        PerRow::Each(_) => {
-            let Ok(found) = columns(&run, at.len(), |rows, answers| {
-                answers.extend(rows.map(|row| {
-                    scene
-                        .nearest_filtered(&at[row], reach.at(row), keep)
-                        .map(answer)
-                }));
-                Ok::<_, Infallible>(())
-            })?;
-            found
-        }
-    };
-    let py = run.py();
-    (
-        column(py, found.id),
-        column(py, found.value),
-        table(py, found.point, D)?,
-        table(py, found.normal, D)?,
-    )
-        .into_py_any(py)
-}
-
-fn within<T: Width, const D: usize, S: Solid<T, D>>(
-    scene: &Scene<T, D, S>,
-    args: &QueryArgs<'_>,
-) -> PyResult<Py<PyAny>> {
-    let (read, run) = args.read::<T>()?;
-    let at = read.points::<D>()?;
-    let reach = read.distance(at.len())?;
-    let keep = read.keep(scene.len(), "bodies")?;
-    let found = match reach {
-        // One distance for all: the batch, its points in the batches' order.
-        PerRow::All(distance) => {
-            let (at, arranged) = arrange(&run, at)?;
-            let Ok(found) = ragged_blocks(&run, at.len(), |rows, counts, ids| {
-                let (mut offsets, mut bodies) = (Vec::new(), Vec::new());
-                scene.within_batch_filtered(&at[rows], distance, &mut offsets, &mut bodies, keep);
-                counts.extend(offsets.windows(2).map(|w| w[1] - w[0]));
-                ids.append(&mut bodies);
-                Ok::<_, Infallible>(())
-            })?;
-            arranged.csr(found)
-        }
-        PerRow::Each(_) => {
-            let Ok(found) = ragged(&run, at.len(), |row, out| {
-                scene.within_filtered(&at[row], reach.at(row), out, keep);
-                Ok::<_, Infallible>(())
-            })?;
-            found
-        }
-    };
-    id_columns(run.py(), found)
-}
-
-/// `points` in the proximity batches' order ([`Arranged`]), found on a thread of its own (a
-/// Ctrl-C meanwhile ends the call), and the order.
-fn arrange<T: Width, const D: usize>(
-    run: &Run<'_>,
-    points: Vec<raysweep::nalgebra::Point<T, D>>,
-) -> PyResult<(Vec<raysweep::nalgebra::Point<T, D>>, Arranged)> {
-    run.apart(move || {
-        let arranged = Arranged::new(&points);
-        (arranged.arrange(&points), arranged)
-    })
 }
 
 /// The bodies of each kind, as given: for each kind its ids and its arrays (`(ids, centers,
@@ -644,7 +540,7 @@ impl PyScene {
         on_scene!(&scene, s => queries::containing(s, &args))
     }
 
-    /// The body nearest to each point: (body, signed distance, point, normal).
+    /// The body nearest to each point: (signed distance, body, point, normal).
     fn nearest(
         &self,
         points: Bound<'_, PyAny>,
@@ -654,7 +550,7 @@ impl PyScene {
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
         let args = QueryArgs::of_points(points, Some(max_distance), mask, threads);
-        on_scene!(&scene, s => nearest(s, &args))
+        on_scene!(&scene, s => queries::nearest(s, &args))
     }
 
     /// The bodies within `distance` of each point: (offsets, body).
@@ -667,6 +563,6 @@ impl PyScene {
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(points.py());
         let args = QueryArgs::of_points(points, Some(distance), mask, threads);
-        on_scene!(&scene, s => within(s, &args))
+        on_scene!(&scene, s => queries::within(s, &args))
     }
 }

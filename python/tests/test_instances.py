@@ -119,6 +119,62 @@ def test_every_query_is_the_loop_over_instance_body_pairs(kind, mixed):
             assert list(zip(*(a.tolist() for a in found.row(r)))) == want_pairs
 
 
+@pytest.mark.parametrize("mixed", [False, True], ids=["balls", "mixed"])
+def test_nearest_within_and_sphere_spans_are_the_loop_over_pairs(kind, mixed):
+    """The queries the crate's query surface gave instanced scenes: each body a one-body scene
+    asked at the point (or from the origin) moved by its instance's offset."""
+    dtype, dim = kind
+    core, singles, scene_of, offsets, rng = world(kind, 11 + dim + int(mixed), mixed)
+    points = (np.round(rng.uniform(-9, 9, (60, dim)) * 4) / 4).astype(dtype)
+    o, d = rays(rng, dtype, dim, 40)
+    mask = rng.random(len(core)) < 0.6
+    for m in (None, mask):
+        for max_distance in (np.inf, 0.75):
+            got = core.nearest(points, max_distance, mask=m)
+            n = len(points)
+            best = np.full(n, np.inf, dtype)
+            instance, body = np.full(n, -1), np.full(n, -1)
+            point = np.full((n, dim), np.nan, dtype)
+            for i, (k, v) in enumerate(zip(scene_of, offsets)):
+                if m is not None and not m[i]:
+                    continue
+                for b, single in enumerate(singles[k]):
+                    near = single.nearest(points - v, max_distance)
+                    better = (near.body >= 0) & (near.signed_distance < best)
+                    best[better] = near.signed_distance[better]
+                    instance[better], body[better] = i, b
+                    point[better] = near.point[better] + v
+            assert np.sum(instance >= 0) > 0
+            assert_same(got.signed_distance, best)
+            assert got.instance.tolist() == instance.tolist() and got.body.tolist() == body.tolist()
+            assert_same(got.point, point)
+        found = core.within(points, 0.5, mask=m)
+        for r, p in enumerate(points):
+            want = [
+                (i, b)
+                for i, (k, v) in enumerate(zip(scene_of, offsets))
+                if m is None or m[i]
+                for b, single in enumerate(singles[k])
+                if len(single.within([p - v], 0.5).body)
+            ]
+            assert list(zip(*(a.tolist() for a in found.row(r)))) == want
+        spans = core.sphere_spans(o, d, 0.25, mask=m)
+        rows = [[] for _ in range(len(o))]
+        for i, (k, v) in enumerate(zip(scene_of, offsets)):
+            if m is not None and not m[i]:
+                continue
+            for b, single in enumerate(singles[k]):
+                s = single.sphere_spans(o - v, d, 0.25)
+                for r in range(len(o)):
+                    for e, x in zip(*s.row(r)[1:]):
+                        rows[r].append((float(e), i, b, float(x)))
+        assert sum(len(r) for r in rows) > len(o) // 2
+        for r, want_row in enumerate(rows):
+            instance, body, enter, exit = spans.row(r)
+            got_row = list(zip(enter.tolist(), instance.tolist(), body.tolist(), exit.tolist()))
+            assert got_row == sorted(want_row)
+
+
 def test_segments_threads_and_pickling_keep_the_bits(kind):
     dtype, dim = kind
     core, singles, scene_of, offsets, rng = world(kind, 21, True)

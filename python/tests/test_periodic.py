@@ -125,6 +125,29 @@ def test_point_queries_equal_the_medium_built_by_hand(dtype, dim, axes):
         assert np.array_equal(found.image, image[want.body].reshape(-1, dim))
 
 
+@pytest.mark.parametrize("dtype,dim,axes", KINDS)
+def test_sphere_spans_equal_the_medium_built_by_hand(dtype, dim, axes):
+    size, scene, hand, body, image, rng = medium(dtype, dim, axes, 3)
+    o, d = rays(rng, size, 48, dtype)
+    far = dtype(size.min())
+    spans = scene.sphere_spans(o, d, 0.25, far)
+    want = hand.sphere_spans(o, d, 0.25, max_distance=far)
+    assert len(want.body) > len(o)
+    assert np.array_equal(spans.offsets, want.offsets)
+    assert np.array_equal(spans.body, body[want.body])
+    assert np.array_equal(spans.image, image[want.body].reshape(-1, dim))
+    assert_same(spans.enter, want.enter)
+    assert_same(spans.exit, want.exit)
+
+
+def test_an_infinite_segment_is_refused():
+    scene = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+    with pytest.raises(ValueError, match=r"max_distance\[1\] is infinite"):
+        scene.ray_spans([[0.0, 2.0]] * 2, [[1.0, 0.0]] * 2, [5.0, np.inf])
+    with pytest.raises(ValueError, match=r"max_distance\[0\] is infinite"):
+        scene.sphere_spans([[0.0, 2.0]], [[1.0, 0.0]], 0.5, np.inf)
+
+
 def test_pickles_and_describes_itself():
     size, scene, _, _, _, rng = medium(np.float32, 3, (True, False, True), 3)
     again = pickle.loads(pickle.dumps(scene))

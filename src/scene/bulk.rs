@@ -41,7 +41,7 @@ use crate::real::Real;
 
 use super::answer::BodyNearest;
 use super::lower_bound::LowerBound;
-use super::node::{BODY, EMPTY, LOWER, Node, UPPER, WIDTH, lanes};
+use super::node::{Child, Node, WIDTH, body_of};
 use super::plain::Scene;
 use super::search::Search;
 use super::traverse::better;
@@ -72,10 +72,11 @@ impl<const D: usize> Density<D> {
         while let Some(packed) = scene.hierarchy.nodes.get(index) {
             let node = scene.hierarchy.node(index);
             let (mut count, mut sizes) = (0, 0.0);
-            for k in (0..WIDTH).filter(|&k| node.child[k] & BODY != 0 && node.child[k] != EMPTY) {
+            for k in (0..WIDTH).filter(|&k| matches!(Child::of(node.child[k]), Child::Body(_))) {
                 count += 1;
+                let (lower, upper) = node.lane(k);
                 sizes += (0..D)
-                    .map(|i| f64::from(node.planes[UPPER][i][k] - node.planes[LOWER][i][k]))
+                    .map(|i| f64::from(upper[i] - lower[i]))
                     .fold(0.0, f64::max);
             }
             if count > 0 {
@@ -147,7 +148,7 @@ impl<const D: usize> Density<D> {
 pub(super) struct Candidates<const D: usize> {
     /// The bodies gathered, with their boxes (lower and upper corners).
     found: Vec<(u32, [f32; D], [f32; D])>,
-    /// The same, in groups; unused lanes [`EMPTY`].
+    /// The same, in groups (a lane's child the body's id), some lanes unused.
     groups: Vec<Node<D>>,
     /// The nodes the gathering has yet to visit.
     stack: Vec<u32>,
@@ -191,7 +192,10 @@ impl<const D: usize> Candidates<D> {
     }
 
     /// Gathers every body `filter` keeps whose bound from `lower` is at most `limit`; `false`
-    /// (with `most` of them found, and no groups) once more than `most` are.
+    /// (with `most` of them found, and no groups) once more than `most` are. It walks the
+    /// hierarchy itself rather than through the one descent (`descend!`): it keeps its stack
+    /// from block to block, and loads only nodes, since a candidate is taken with its lane's box
+    /// and its body is not read here (the descent prefetches every body it meets).
     // Out of line: long, and once a block, it would crowd the per-point loops it sits in.
     #[inline(never)]
     fn gather<T: Real, S>(
@@ -217,12 +221,12 @@ impl<const D: usize> Candidates<D> {
                 let k = kept.trailing_zeros() as usize;
                 kept &= kept - 1;
                 let child = node.child[k];
-                if child & BODY == 0 {
+                let Some(id) = body_of(child) else {
                     scene.prefetch_child(child);
                     self.stack.push(child);
                     continue;
-                }
-                let id = child & !BODY;
+                };
+                let id = id as u32;
                 if !filter(id as usize) {
                     continue;
                 }
@@ -230,8 +234,7 @@ impl<const D: usize> Candidates<D> {
                     self.groups.clear();
                     return false;
                 }
-                let low = core::array::from_fn(|i| node.planes[LOWER][i][k]);
-                let high = core::array::from_fn(|i| node.planes[UPPER][i][k]);
+                let (low, high) = node.lane(k);
                 self.found.push((id, low, high));
             }
         }
@@ -240,10 +243,7 @@ impl<const D: usize> Candidates<D> {
             let mut group = Node::<D>::BLANK;
             for (k, &(id, low, high)) in chunk.iter().enumerate() {
                 group.child[k] = id;
-                for i in 0..D {
-                    group.planes[LOWER][i][k] = low[i];
-                    group.planes[UPPER][i][k] = high[i];
-                }
+                group.set_lane(k, (&low, &high));
             }
             self.groups.push(group);
         }
@@ -259,7 +259,7 @@ impl<const D: usize> Candidates<D> {
         let mut least = (f32::INFINITY, None);
         for group in &self.groups {
             let (kept, bounds) = lower.within(group, limit);
-            let kept = kept & lanes(|k| group.child[k] != EMPTY);
+            let kept = kept & group.used();
             for (k, (&bound, &child)) in bounds.iter().zip(&group.child).enumerate() {
                 let bound = if bound.is_nan() {
                     f32::NEG_INFINITY
@@ -294,7 +294,7 @@ impl<const D: usize> Candidates<D> {
     fn each(&self, lower: &LowerBound<D>, mut limit: f32, mut visit: impl FnMut(usize) -> f32) {
         for group in &self.groups {
             let (mut kept, _) = lower.within(group, limit);
-            kept &= lanes(|k| group.child[k] != EMPTY);
+            kept &= group.used();
             while kept != 0 {
                 let k = kept.trailing_zeros() as usize;
                 kept &= kept - 1;

@@ -9,7 +9,7 @@ use core::marker::PhantomData;
 use crate::real::Real;
 
 use super::node::packed::{Packed, QUANTISED};
-use super::node::{BODY, EMPTY, LOWER, Node, Planes, UPPER};
+use super::node::{Child, Node, Planes};
 
 /// A hierarchy over bodies `0..n`, for bodies of width `T`.
 #[derive(Clone, Debug)]
@@ -90,13 +90,10 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         self.node_of = alloc::vec![0; self.bodies];
         for (index, node) in self.nodes.iter().enumerate() {
             for &child in &node.child {
-                if child == EMPTY {
-                    continue;
-                }
-                if child & BODY != 0 {
-                    self.node_of[(child & !BODY) as usize] = index as u32;
-                } else {
-                    self.parents[child as usize] = index as u32;
+                match Child::of(child) {
+                    Child::Body(id) => self.node_of[id] = index as u32,
+                    Child::Node(below) => self.parents[below] = index as u32,
+                    Child::Empty => {}
                 }
             }
         }
@@ -108,7 +105,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         self.link();
         let node = self.node_of[id] as usize;
         let mut decoded = self.node(node);
-        let lane = decoded.lane_of(BODY | id as u32);
+        let lane = decoded.lane_of(Child::Body(id).raw());
         decoded.set_box::<T>(lane, (&min.map(T::to_wide), &max.map(T::to_wide)));
         self.store(node, &decoded);
         self.refit_from(node, false);
@@ -123,15 +120,12 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             let parent = self.parents[node] as usize;
             let (min, max) = self.node(node).union();
             let mut decoded = self.node(parent);
-            let lane = decoded.lane_of(node as u32);
+            let lane = decoded.lane_of(Child::Node(node).raw());
             if growing && decoded.lane_holds(lane, (&min, &max)) {
                 node = parent;
                 continue;
             }
-            for i in 0..D {
-                decoded.planes[LOWER][i][lane] = min[i];
-                decoded.planes[UPPER][i][lane] = max[i];
-            }
+            decoded.set_lane(lane, (&min, &max));
             self.store(parent, &decoded);
             node = parent;
         }

@@ -30,7 +30,7 @@
 
 use super::build::Bounds;
 use super::hierarchy::Hierarchy;
-use super::node::{BODY, EMPTY, LOWER, MAX_BODIES, Node, UPPER, WIDTH};
+use super::node::{Child, MAX_BODIES, Node, WIDTH};
 use super::plain::{Scene, box_of};
 use crate::real::Real;
 use crate::traits::Cast;
@@ -120,19 +120,17 @@ struct Member<const D: usize> {
 impl<const D: usize> Member<D> {
     /// Lane `k` of `node`.
     fn of(node: &Node<D>, k: usize) -> Self {
+        let (lower, upper) = node.lane(k);
         Member {
             child: node.child[k],
-            lower: core::array::from_fn(|i| node.planes[LOWER][i][k]),
-            upper: core::array::from_fn(|i| node.planes[UPPER][i][k]),
+            lower,
+            upper,
         }
     }
 
     /// Lane `k` of `node` becomes this member.
     fn put(&self, node: &mut Node<D>, k: usize) {
-        for i in 0..D {
-            node.planes[LOWER][i][k] = self.lower[i];
-            node.planes[UPPER][i][k] = self.upper[i];
-        }
+        node.set_lane(k, (&self.lower, &self.upper));
         node.child[k] = self.child;
     }
 
@@ -169,7 +167,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         self.inserted += 1;
         let mut holder = Node::BLANK;
         holder.set_box::<T>(0, (&min.map(T::to_wide), &max.map(T::to_wide)));
-        holder.child[0] = BODY | id;
+        holder.child[0] = Child::Body(id as usize).raw();
         let member = Member::of(&holder, 0);
         if self.nodes.is_empty() {
             self.add(&holder);
@@ -219,8 +217,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             let decoded = &self.node(node);
             let mut down: Option<(f64, usize, Bounds<D>)> = None;
             for k in 0..WIDTH {
-                let child = decoded.child[k];
-                if child == EMPTY {
+                let child = Child::of(decoded.child[k]);
+                if child == Child::Empty {
                     // One more box for every query that enters the node to test.
                     let mut with = node_box;
                     with.grow(&added);
@@ -231,17 +229,17 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
                     continue;
                 }
                 let lane = Member::of(decoded, k).bounds();
-                if child & BODY != 0 {
+                if let Child::Node(below) = child {
+                    let growth = grown(&lane);
+                    if down.is_none_or(|(g, _, _)| growth < g) {
+                        down = Some((growth, below, lane));
+                    }
+                } else {
                     let mut pair = lane;
                     pair.grow(&added);
                     let cost = induced + pair.area();
                     if depth < self.depth && best.as_ref().is_none_or(|(c, _)| cost < *c) {
                         best = Some((cost, Spot::Pair(node, k)));
-                    }
-                } else {
-                    let growth = grown(&lane);
-                    if down.is_none_or(|(g, _, _)| growth < g) {
-                        down = Some((growth, child as usize, lane));
                     }
                 }
             }
@@ -282,12 +280,11 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let (mut node, mut depth) = (0usize, 1usize);
         loop {
             let decoded = &self.node(node);
-            let mut best: Option<(f64, f64, u32)> = None;
+            let mut best: Option<(f64, f64, usize)> = None;
             for k in 0..WIDTH {
-                let child = decoded.child[k];
-                if child == EMPTY || child & BODY != 0 {
+                let Child::Node(child) = Child::of(decoded.child[k]) else {
                     continue;
-                }
+                };
                 let lane = Member::of(decoded, k);
                 let area = lane.bounds().area();
                 let growth = area_of(&[lane, *member]) - area;
@@ -297,7 +294,7 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
             }
             match best {
                 Some((_, _, child)) => {
-                    node = child as usize;
+                    node = child;
                     depth += 1;
                 }
                 None => return (node, depth),
@@ -308,7 +305,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     /// Puts `member` into `node`: into a free lane, or by splitting the node (and its ancestors,
     /// as far as they are full).
     fn place(&mut self, node: usize, member: Member<D>) {
-        if let Some(k) = self.nodes[node].child.iter().position(|&c| c == EMPTY) {
+        let free = |&c: &u32| Child::of(c) == Child::Empty;
+        if let Some(k) = self.nodes[node].child.iter().position(free) {
             self.set_lane(node, k, &member);
             return;
         }
@@ -363,18 +361,19 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
     fn fresh(&mut self, made: &Node<D>, parent: u32) -> usize {
         let index = self.add(made);
         self.parents.push(parent);
-        for &child in made.child.iter().filter(|&&c| c != EMPTY) {
+        for &child in &made.child {
             self.adopt(index, child);
         }
         index
     }
 
-    /// Records that `node` holds `child` (a body's node, or a node's parent).
+    /// Records that `node` holds `child` (a body's node, or a node's parent; nothing for an
+    /// unused child).
     fn adopt(&mut self, node: usize, child: u32) {
-        if child & BODY != 0 {
-            self.node_of[(child & !BODY) as usize] = node as u32;
-        } else {
-            self.parents[child as usize] = node as u32;
+        match Child::of(child) {
+            Child::Body(id) => self.node_of[id] = node as u32,
+            Child::Node(below) => self.parents[below] = node as u32,
+            Child::Empty => {}
         }
     }
 }
@@ -414,7 +413,7 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::super::hierarchy::Hierarchy;
-    use super::super::node::{BODY, EMPTY};
+    use super::super::node::Child;
 
     /// Checks that every lane's box holds the box of every body below it, that the back links
     /// agree, and returns the most nodes on a path from the root to a body.
@@ -424,18 +423,15 @@ mod tests {
         let mut stack: Vec<(usize, usize)> = alloc::vec![(0, 1)];
         while let Some((node, depth)) = stack.pop() {
             for (k, &child) in h.node(node).child.iter().enumerate() {
-                if child == EMPTY {
-                    continue;
-                }
-                if child & BODY == 0 {
-                    assert_eq!(
-                        h.parents[child as usize] as usize, node,
-                        "node {child}'s parent"
-                    );
-                    stack.push((child as usize, depth + 1));
-                    continue;
-                }
-                let id = (child & !BODY) as usize;
+                let id = match Child::of(child) {
+                    Child::Empty => continue,
+                    Child::Node(below) => {
+                        assert_eq!(h.parents[below] as usize, node, "node {below}'s parent");
+                        stack.push((below, depth + 1));
+                        continue;
+                    }
+                    Child::Body(id) => id,
+                };
                 assert_eq!(h.node_of[id] as usize, node, "body {id}'s node");
                 assert!(!seen[id], "body {id} twice");
                 seen[id] = true;
@@ -449,7 +445,7 @@ mod tests {
                     if parent == u32::MAX {
                         break;
                     }
-                    lane = h.node(parent as usize).lane_of(holder as u32);
+                    lane = h.node(parent as usize).lane_of(Child::Node(holder).raw());
                     holder = parent as usize;
                 }
             }

@@ -21,7 +21,7 @@ use crate::real::Real;
 use super::answer::BodyNearest;
 use super::asked::Asked;
 use super::lower_bound::LowerBound;
-use super::node::{BODY, WIDTH};
+use super::node::WIDTH;
 use super::order::{FINEST, Order, PART, map_each};
 use super::plain::Scene;
 use super::search::Search;

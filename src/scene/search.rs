@@ -16,9 +16,9 @@ use crate::real::Real;
 use super::answer::BodyNearest;
 use super::asked::Asked;
 use super::lower_bound::LowerBound;
-use super::node::{BODY, WIDTH};
+use super::node::WIDTH;
 use super::plain::Scene;
-use super::traverse::{Pending, better, descend};
+use super::traverse::{Pending, better, descend, stack_size};
 
 /// A search for the body nearest to a point (`P`, [`Asked`]), part way through.
 pub(super) struct Search<T: Real, const D: usize, P = Point<T, D>> {
@@ -147,7 +147,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         filter: &mut impl FnMut(usize) -> bool,
         mut done: impl FnMut(usize, Option<(usize, T)>),
     ) {
-        let depth = (WIDTH - 1) * self.hierarchy.depth + 1;
+        let depth = stack_size(self.hierarchy.depth);
         let mut stacks = alloc::vec![(0u32, 0.0f32); LANES * depth];
         let mut lanes: [Option<(usize, Search<T, D>)>; LANES] = [const { None }; LANES];
         let mut waiting = lone.iter();

@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::node::{BODY, Node, WIDTH};
+use super::node::{Node, WIDTH, body_of};
 use super::plain::Scene;
 use super::prefetch::prefetch;
 use super::probe::{Line, entry_limit};
@@ -19,11 +19,19 @@ use crate::real::Real;
 /// `4^21` bodies spread through space); deeper ones take one from the heap.
 const STACK: usize = 64;
 
+/// The entries a depth-first traversal's stack needs in a hierarchy `depth` nodes deep: each
+/// level leaves at most `WIDTH - 1` children on it.
+#[inline]
+pub(super) fn stack_size(depth: usize) -> usize {
+    (WIDTH - 1) * depth + 1
+}
+
 /// The entries of [`Scene::sweep`]'s queue kept on the call stack (a power of two); those beyond
 /// wait on the heap.
 const QUEUE: usize = 64;
 
-/// A child yet to visit (a node, or a body with [`BODY`]) and its key: a lower bound on the
+/// A child yet to visit (a node or a body, as stored: `src/scene/node/mod.rs`) and its key: a
+/// lower bound on the
 /// distance of any answer it holds (0 where the traversal has no order).
 pub(super) type Pending = (u32, f32);
 
@@ -103,8 +111,7 @@ macro_rules! descend {
     ) => {{
         let (child, _) = $next;
         let mut kept = false;
-        if child & BODY != 0 {
-            let $id = (child & !BODY) as usize;
+        if let Some($id) = $crate::scene::node::body_of(child) {
             $body
         } else {
             let $index = child as usize;
@@ -242,7 +249,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
     /// each level leaves at most `WIDTH - 1` children on it.
     #[inline(always)]
     pub(super) fn with_stack<E: Copy, R>(&self, blank: E, run: impl FnOnce(&mut [E]) -> R) -> R {
-        let needed = (WIDTH - 1) * self.hierarchy.depth + 1;
+        let needed = stack_size(self.hierarchy.depth);
         if needed <= STACK {
             run(&mut [blank; STACK])
         } else {
@@ -250,11 +257,11 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         }
     }
 
-    /// Starts loading `child` (a node, or a body with [`BODY`]) ahead of its visit.
+    /// Starts loading `child` (a node or a body, as stored) ahead of its visit.
     #[inline(always)]
     pub(super) fn prefetch_child(&self, child: u32) {
-        if child & BODY != 0 {
-            prefetch(self.bodies.as_ptr().wrapping_add((child & !BODY) as usize));
+        if let Some(id) = body_of(child) {
+            prefetch(self.bodies.as_ptr().wrapping_add(id));
         } else {
             prefetch(self.hierarchy.nodes.as_ptr().wrapping_add(child as usize));
         }

@@ -13,7 +13,7 @@ use crate::real::Real;
 
 use super::hierarchy::Hierarchy;
 use super::node::packed::{Packed, QUANTISED};
-use super::node::{BODY, Node, Planes, WIDTH};
+use super::node::{Child, Node, Planes, WIDTH};
 
 pub(super) mod split;
 
@@ -69,8 +69,8 @@ impl<T: Real, const D: usize> Hierarchy<T, D> {
         let whole = self.full.len() as u32;
         for mut node in built.nodes {
             for child in &mut node.child {
-                if *child & BODY == 0 {
-                    *child += offset;
+                if let Child::Node(index) = Child::of(*child) {
+                    *child = Child::Node(index + offset as usize).raw();
                 }
             }
             if node.full != QUANTISED {
@@ -143,7 +143,7 @@ fn build_nodes<T: Real, const D: usize>(
         for (k, part) in parts[..count].iter().enumerate() {
             made.set_box::<T>(k, (&part.bounds.min, &part.bounds.max));
             if part.count == 1 {
-                made.child[k] = BODY | items.first_id(part);
+                made.child[k] = Child::Body(items.first_id(part) as usize).raw();
             } else if part.count > leave {
                 // A placeholder, not EMPTY, so that the lane's box is encoded: `append` sets it.
                 made.child[k] = 0;

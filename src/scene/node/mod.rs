@@ -32,6 +32,46 @@ pub(crate) const EMPTY: u32 = u32::MAX;
 /// The most bodies a scene holds: ids below `BODY - 1`, so that no body's child is [`EMPTY`].
 pub(crate) const MAX_BODIES: usize = (BODY - 1) as usize;
 
+/// A child as stored (`u32`), read: a node's index, a body's id, or none. Only this module
+/// knows how they are told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Child {
+    Node(usize),
+    Body(usize),
+    Empty,
+}
+
+impl Child {
+    /// The child `raw` stores.
+    #[inline(always)]
+    pub(crate) fn of(raw: u32) -> Self {
+        if raw == EMPTY {
+            Child::Empty
+        } else if raw & BODY != 0 {
+            Child::Body((raw & !BODY) as usize)
+        } else {
+            Child::Node(raw as usize)
+        }
+    }
+
+    /// The child as stored.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> u32 {
+        match self {
+            Child::Node(index) => index as u32,
+            Child::Body(id) => BODY | id as u32,
+            Child::Empty => EMPTY,
+        }
+    }
+}
+
+/// The body a used child (a node's or a body's, never [`EMPTY`]) stores, if it is one: the one
+/// test of the traversals' inner loops.
+#[inline(always)]
+pub(crate) fn body_of(raw: u32) -> Option<usize> {
+    (raw & BODY != 0).then_some((raw & !BODY) as usize)
+}
+
 /// How much a box grows, relative to the magnitudes of its bounds (and a probe's origin): `2^-18`
 /// for `f32`, `2^-36` for `f64`. Far above either width's rounding, and above the errors of the
 /// bodies' casts (`src/scene/probe/mod.rs`).
@@ -109,10 +149,7 @@ impl<const D: usize> Node<D> {
     /// says.
     pub(super) fn set_box<T: Real>(&mut self, k: usize, bounds: (&[f64; D], &[f64; D])) {
         let (lower, upper) = grown::<T, D>(bounds);
-        for i in 0..D {
-            self.planes[LOWER][i][k] = lower[i];
-            self.planes[UPPER][i][k] = upper[i];
-        }
+        self.set_lane(k, (&lower, &upper));
     }
 
     /// The union of the used children's boxes (already grown): empty (`+∞` to `−∞`) for a node
@@ -135,11 +172,28 @@ impl<const D: usize> Node<D> {
         )
     }
 
+    /// Child `k`'s box: its lower and its upper bounds on each axis.
+    #[inline(always)]
+    pub(crate) fn lane(&self, k: usize) -> ([f32; D], [f32; D]) {
+        (
+            core::array::from_fn(|i| self.planes[LOWER][i][k]),
+            core::array::from_fn(|i| self.planes[UPPER][i][k]),
+        )
+    }
+
+    /// Child `k`'s box becomes the box from `lower` to `upper`.
+    #[inline(always)]
+    pub(crate) fn set_lane(&mut self, k: usize, (lower, upper): (&[f32; D], &[f32; D])) {
+        for i in 0..D {
+            self.planes[LOWER][i][k] = lower[i];
+            self.planes[UPPER][i][k] = upper[i];
+        }
+    }
+
     /// Whether each used child's box holds that of the same child in `other`.
     pub(super) fn holds(&self, other: &Self) -> bool {
         (0..WIDTH).filter(|&k| other.child[k] != EMPTY).all(|k| {
-            let lower = core::array::from_fn(|i| other.planes[LOWER][i][k]);
-            let upper = core::array::from_fn(|i| other.planes[UPPER][i][k]);
+            let (lower, upper) = other.lane(k);
             self.lane_holds(k, (&lower, &upper))
         })
     }
@@ -147,6 +201,12 @@ impl<const D: usize> Node<D> {
     /// Whether child `k`'s box holds the box from `lower` to `upper`.
     pub(super) fn lane_holds(&self, k: usize, (lower, upper): (&[f32; D], &[f32; D])) -> bool {
         (0..D).all(|i| self.planes[LOWER][i][k] <= lower[i] && upper[i] <= self.planes[UPPER][i][k])
+    }
+
+    /// The used children, as bits (bit `k` for child `k`).
+    #[inline(always)]
+    pub(crate) fn used(&self) -> u32 {
+        lanes(|k| self.child[k] != EMPTY)
     }
 
     /// The lane of `child`.

@@ -23,6 +23,10 @@
 //! at a time. The node test runs in [`lanes::Eight`] lanes, AVX where the CPU has it
 //! (`src/batch/dispatch.rs`), portable elsewhere, with the same bits.
 //!
+//! The traversal is its own, not the one descent of `src/scene/traverse.rs` (`descend!`): a
+//! stacked child carries the rays that meet it and each one's entry (sixteen lanes), where the
+//! descent's entries are a child and one key.
+//!
 pub(super) mod lanes;
 
 use alloc::vec::Vec;
@@ -31,10 +35,10 @@ use lanes::Eight;
 
 use super::answer::BodyHit;
 use super::node::packed::{Packed, QUANTISED};
-use super::node::{BODY, Sides, WIDTH};
+use super::node::{Sides, WIDTH, body_of};
 use super::plain::Scene;
 use super::probe::{F32Probe, entry_limit};
-use super::traverse::better;
+use super::traverse::{better, stack_size};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::Four;
 use crate::core::exact::Products;
@@ -209,8 +213,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
             let (mut child, mut rays) = (0u32, packet.rays & ahead);
             let mut enters = [[0.0f32; LANES]; WIDTH];
             loop {
-                if child & BODY != 0 {
-                    let id = (child & !BODY) as usize;
+                if let Some(id) = body_of(child) {
                     let mut left = rays;
                     while left != 0 {
                         let j = left.trailing_zeros() as usize;
@@ -351,7 +354,7 @@ where
             rays: 0,
             enter: [0.0; LANES],
         };
-        let mut stack: Vec<Stacked> = alloc::vec![blank; (WIDTH - 1) * scene.hierarchy.depth + 1];
+        let mut stack: Vec<Stacked> = alloc::vec![blank; stack_size(scene.hierarchy.depth)];
         let coherence = Coherence::of(scene);
         let mut start = 0;
         while start < rays.len() {

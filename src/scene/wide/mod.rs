@@ -61,6 +61,9 @@ pub(crate) const LANES: usize = 8;
 /// the rest, a single body's id, or where the leaf's bodies start in its store's ids.
 const LEAF: u32 = 1 << 31;
 
+/// A wide node's unused child.
+const NONE: u32 = u32::MAX;
+
 /// Where a leaf's count of bodies (less one) starts.
 const COUNT: u32 = 28;
 

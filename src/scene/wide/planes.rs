@@ -4,15 +4,15 @@
 use alloc::vec::Vec;
 
 use super::super::hierarchy::Hierarchy;
-use super::super::node::{BODY, EMPTY, LOWER, Node, UPPER};
+use super::super::node::{Child, LOWER, Node, UPPER};
 use super::super::packet::lanes::Eight;
 use super::traverse::{Lines, Store};
-use super::{COUNT, LANES, LEAF, START};
+use super::{COUNT, LANES, LEAF, NONE, START};
 use crate::real::Real;
 
 /// A node of eight children, their boxes as `f32` planes: `planes[LOWER][i][k]` and
 /// `planes[UPPER][i][k]` are child `k`'s bounds on axis `i`; `child[k]` a node's index, a leaf
-/// ([`LEAF`]) or [`EMPTY`].
+/// ([`LEAF`]) or [`NONE`].
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(super) struct WideNode<const D: usize> {
@@ -24,7 +24,7 @@ impl<const D: usize> WideNode<D> {
     /// A node of no children: every box empty.
     pub(super) const BLANK: Self = WideNode {
         planes: [[[f32::INFINITY; LANES]; D], [[f32::NEG_INFINITY; LANES]; D]],
-        child: [EMPTY; LANES],
+        child: [NONE; LANES],
     };
 }
 
@@ -38,8 +38,8 @@ pub struct Planes8<const D: usize> {
     pub(super) depth: usize,
 }
 
-/// A child of a wide node being made: a four-wide child (a node, or a body with [`BODY`]) and
-/// its box.
+/// A child of a wide node being made: a four-wide child (a node or a body, as stored) and its
+/// box.
 #[derive(Clone, Copy)]
 struct Slot<const D: usize> {
     child: u32,
@@ -67,11 +67,14 @@ impl<const D: usize> Slot<D> {
 fn slots_of<T: Real, const D: usize>(hierarchy: &Hierarchy<T, D>, index: usize) -> Vec<Slot<D>> {
     let node: Node<D> = hierarchy.node(index);
     (0..node.child.len())
-        .filter(|&k| node.child[k] != EMPTY)
-        .map(|k| Slot {
-            child: node.child[k],
-            lower: core::array::from_fn(|i| node.planes[LOWER][i][k]),
-            upper: core::array::from_fn(|i| node.planes[UPPER][i][k]),
+        .filter(|&k| Child::of(node.child[k]) != Child::Empty)
+        .map(|k| {
+            let (lower, upper) = node.lane(k);
+            Slot {
+                child: node.child[k],
+                lower,
+                upper,
+            }
         })
         .collect()
 }
@@ -105,8 +108,10 @@ impl<const D: usize> Planes8<D> {
                 let open = slots
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| s.child & BODY == 0)
-                    .map(|(k, s)| (k, s.area(), slots_of(hierarchy, s.child as usize)))
+                    .filter_map(|(k, s)| match Child::of(s.child) {
+                        Child::Node(index) => Some((k, s.area(), slots_of(hierarchy, index))),
+                        _ => None,
+                    })
                     .filter(|(_, _, inner)| slots.len() - 1 + inner.len() <= LANES)
                     .max_by(|a, b| a.1.total_cmp(&b.1));
                 let Some((k, _, inner)) = open else { break };
@@ -119,22 +124,25 @@ impl<const D: usize> Planes8<D> {
                     made.planes[LOWER][i][k] = slot.lower[i];
                     made.planes[UPPER][i][k] = slot.upper[i];
                 }
-                made.child[k] = if slot.child & BODY != 0 {
-                    LEAF | (slot.child & !BODY)
-                } else if counts[slot.child as usize] <= leaf {
-                    let start = wide.ids.len() as u32;
-                    gather(hierarchy, slot.child as usize, &mut wide.ids);
-                    let count = wide.ids.len() as u32 - start;
-                    if count == 1 {
-                        LEAF | wide.ids.pop().expect("one body")
-                    } else {
-                        LEAF | (count - 1) << COUNT | start
+                made.child[k] = match Child::of(slot.child) {
+                    Child::Body(id) => LEAF | id as u32,
+                    Child::Node(four) if counts[four] <= leaf => {
+                        let start = wide.ids.len() as u32;
+                        gather(hierarchy, four, &mut wide.ids);
+                        let count = wide.ids.len() as u32 - start;
+                        if count == 1 {
+                            LEAF | wide.ids.pop().expect("one body")
+                        } else {
+                            LEAF | (count - 1) << COUNT | start
+                        }
                     }
-                } else {
-                    let index = wide.nodes.len();
-                    wide.nodes.push(WideNode::BLANK);
-                    work.push((slot.child as usize, index, depth + 1));
-                    index as u32
+                    Child::Node(four) => {
+                        let index = wide.nodes.len();
+                        wide.nodes.push(WideNode::BLANK);
+                        work.push((four, index, depth + 1));
+                        index as u32
+                    }
+                    Child::Empty => NONE,
                 };
             }
             wide.nodes[at] = made;
@@ -153,8 +161,8 @@ fn counts<T: Real, const D: usize>(hierarchy: &Hierarchy<T, D>) -> Vec<usize> {
     while let Some(index) = stack.pop() {
         order.push(index);
         for &child in &hierarchy.nodes[index].child {
-            if child != EMPTY && child & BODY == 0 {
-                stack.push(child as usize);
+            if let Child::Node(below) = Child::of(child) {
+                stack.push(below);
             }
         }
     }
@@ -162,8 +170,11 @@ fn counts<T: Real, const D: usize>(hierarchy: &Hierarchy<T, D>) -> Vec<usize> {
         counts[index] = hierarchy.nodes[index]
             .child
             .iter()
-            .filter(|&&c| c != EMPTY)
-            .map(|&c| if c & BODY != 0 { 1 } else { counts[c as usize] })
+            .map(|&c| match Child::of(c) {
+                Child::Body(_) => 1,
+                Child::Node(below) => counts[below],
+                Child::Empty => 0,
+            })
             .sum();
     }
     counts
@@ -172,13 +183,10 @@ fn counts<T: Real, const D: usize>(hierarchy: &Hierarchy<T, D>) -> Vec<usize> {
 /// Appends the ids of the bodies below four-wide node `index` to `ids`.
 fn gather<T: Real, const D: usize>(hierarchy: &Hierarchy<T, D>, index: usize, ids: &mut Vec<u32>) {
     for &child in &hierarchy.nodes[index].child {
-        if child == EMPTY {
-            continue;
-        }
-        if child & BODY != 0 {
-            ids.push(child & !BODY);
-        } else {
-            gather(hierarchy, child as usize, ids);
+        match Child::of(child) {
+            Child::Body(id) => ids.push(id as u32),
+            Child::Node(below) => gather(hierarchy, below, ids),
+            Child::Empty => {}
         }
     }
 }

@@ -11,11 +11,11 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use super::super::node::packed::AxisSteps;
-use super::super::node::{EMPTY, LOWER, UPPER};
+use super::super::node::{LOWER, UPPER};
 use super::super::packet::lanes::Eight;
 use super::planes::Planes8;
 use super::traverse::{Lines, Store};
-use super::{COUNT, LANES, LEAF, START};
+use super::{COUNT, LANES, LEAF, NONE, START};
 
 /// A node of eight children, their boxes in steps: `steps[LOWER][i][k]` and
 /// `steps[UPPER][i][k]` are child `k`'s bounds on axis `i`, `origin[i] + q·2^(scale[i] − 127)`.
@@ -91,7 +91,7 @@ impl<const D: usize> Steps8<D> {
             };
             let mut used = 0u8;
             for (k, &child) in node.child.iter().enumerate() {
-                if child == EMPTY {
+                if child == NONE {
                     continue;
                 }
                 used |= 1 << k;
@@ -141,7 +141,7 @@ impl<const D: usize> Steps8<D> {
             if inline {
                 let child = core::array::from_fn(|k| {
                     if used >> k & 1 == 0 {
-                        EMPTY
+                        NONE
                     } else if links.leaves >> k & 1 != 0 {
                         node.child[k]
                     } else {

@@ -6,12 +6,13 @@
 //! same counts, for the spike's table.
 
 use super::super::answer::BodyHit;
-use super::super::node::{BODY, WIDTH};
+use super::super::node::body_of;
 use super::super::packet::lanes::{Eight, F32x8};
 use super::super::plain::Scene;
 use super::super::prefetch::prefetch;
 use super::super::probe::{F32Probe, entry_limit};
 use super::super::traverse::better;
+use super::super::traverse::stack_size;
 use super::{LANES, LEAF, Visits, Wide};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::Four;
@@ -347,11 +348,21 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         }
         let mut best_at: Option<(usize, f64)> = None;
         let mut within = entry_limit(limit);
-        let mut stack = alloc::vec![(0u32, 0.0f32); (WIDTH - 1) * self.hierarchy.depth + 1];
+        let mut stack = alloc::vec![(0u32, 0.0f32); stack_size(self.hierarchy.depth)];
         let mut top = 0;
         let mut next = 0u32;
         'visit: loop {
-            if next & BODY == 0 {
+            if let Some(id) = body_of(next) {
+                visits.leaves += 1;
+                visits.bodies += 1;
+                if let Some(hit) = self.bodies[id].cast_ray(ray, max_distance) {
+                    let d = hit.distance.to_wide();
+                    if better(best_at, id, d) {
+                        best_at = Some((id, d));
+                        within = entry_limit(d);
+                    }
+                }
+            } else {
                 visits.nodes += 1;
                 let node = &self.hierarchy.nodes[next as usize];
                 let (met, enter) = self.hierarchy.meets(&line, node, within);
@@ -373,17 +384,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                     }
                     next = found[count - 1].0;
                     continue 'visit;
-                }
-            } else {
-                visits.leaves += 1;
-                visits.bodies += 1;
-                let id = (next & !BODY) as usize;
-                if let Some(hit) = self.bodies[id].cast_ray(ray, max_distance) {
-                    let d = hit.distance.to_wide();
-                    if better(best_at, id, d) {
-                        best_at = Some((id, d));
-                        within = entry_limit(d);
-                    }
                 }
             }
             loop {
