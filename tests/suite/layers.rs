@@ -173,10 +173,15 @@ fn layers() -> BTreeMap<String, usize> {
     layers
 }
 
-/// Each source file's module path and the module paths (with files) it imports.
+/// Each source file's module path and the module paths (with files) it imports, in the crate
+/// whose root is `src/` (`python/src/` for the Python package's binding).
 fn imports() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let src = Path::new(ROOT).join("src");
-    let sources = files(&src, &[".rs"]);
+    imports_in(&Path::new(ROOT).join("src"))
+}
+
+/// [`imports`] of the crate whose sources are in `src`.
+fn imports_in(src: &Path) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let sources = files(src, &[".rs"]);
     let modules: BTreeSet<Vec<String>> = sources.iter().map(|f| module_of(f)).collect();
     let mut graph = BTreeMap::new();
     for file in &sources {
@@ -230,9 +235,55 @@ fn no_module_imports_from_a_higher_layer() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-#[test]
-fn no_file_imports_in_a_circle() {
-    let graph = imports();
+/// Each module of the Python package (`python/raysweep/`, a file's stem) and the package's
+/// modules it imports: `from .x import ...`, `from . import x`, `from raysweep.x import ...`,
+/// `import raysweep.x`, wherever they stand (in functions too); the compiled `_raysweep` left out,
+/// as it imports nothing back.
+fn python_imports() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let dir = Path::new(ROOT).join("python/raysweep");
+    let modules: Vec<String> = files(&dir, &[".py"])
+        .iter()
+        .map(|f| f.trim_end_matches(".py").to_string())
+        .collect();
+    let mut graph = BTreeMap::new();
+    for module in &modules {
+        let text = fs::read_to_string(dir.join(format!("{module}.py"))).expect("a module");
+        let mut imported = BTreeSet::new();
+        for line in text.lines().map(str::trim) {
+            let named: Vec<&str> = if let Some(rest) = line.strip_prefix("from ") {
+                let (from, what) = rest.split_once(" import ").unwrap_or((rest, ""));
+                match from.trim() {
+                    "." => what.split(',').map(str::trim).collect(),
+                    other => vec![
+                        other
+                            .trim_start_matches('.')
+                            .trim_start_matches("raysweep."),
+                    ],
+                }
+            } else if let Some(rest) = line.strip_prefix("import raysweep.") {
+                vec![rest.split_whitespace().next().unwrap_or("")]
+            } else {
+                continue;
+            };
+            for name in named {
+                let name = name
+                    .split('.')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .next();
+                if let Some(name) = name.filter(|n| modules.iter().any(|m| m == n) && n != module) {
+                    imported.insert(vec![name.to_string()]);
+                }
+            }
+        }
+        graph.insert(vec![module.clone()], imported);
+    }
+    graph
+}
+
+/// The circles of `graph`: modules that import, directly or by a longer way, from themselves.
+fn circles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
     // Depth first from each module; a module met again on the current path closes a circle.
     fn visit(
         at: &Vec<String>,
@@ -258,12 +309,57 @@ fn no_file_imports_in_a_circle() {
     let mut circles = Vec::new();
     let mut done = BTreeSet::new();
     for module in graph.keys() {
-        visit(module, &graph, &mut Vec::new(), &mut done, &mut circles);
+        visit(module, graph, &mut Vec::new(), &mut done, &mut circles);
     }
+    circles
+}
+
+#[test]
+fn no_file_imports_in_a_circle() {
+    for (tree, graph) in [
+        ("src", imports()),
+        (
+            "python/src",
+            imports_in(&Path::new(ROOT).join("python/src")),
+        ),
+        ("python/raysweep", python_imports()),
+    ] {
+        let circles = circles(&graph);
+        assert!(
+            circles.is_empty(),
+            "import circles in {tree}:\n{}",
+            circles.join("\n")
+        );
+    }
+    // The Python modules' imports were read: the package's face imports its parts.
+    let python = python_imports();
+    assert!(python[&vec!["__init__".to_string()]].contains(&vec!["_scene".to_string()]));
+}
+
+/// No part of the scenes imports from their folder's face (`src/scene/mod.rs`), which only names
+/// the parts and what they export: each imports the part it needs.
+#[test]
+fn the_scenes_face_only_exports() {
+    let scene = vec!["scene".to_string()];
+    let mut wrong = Vec::new();
+    for (module, imported) in imports() {
+        if module.starts_with(&scene) && module != scene && imported.contains(&scene) {
+            wrong.push(name(&module));
+        }
+    }
+    assert!(wrong.is_empty(), "import from src/scene/mod.rs: {wrong:?}");
+    let face = fs::read_to_string(Path::new(ROOT).join("src/scene/mod.rs")).expect("the face");
+    let code = code_of(&face);
+    let items: Vec<&str> = code
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("mod ") && !l.starts_with("pub use "))
+        .filter(|l| !l.starts_with("#[doc(hidden)]") && !l.starts_with(char::is_whitespace))
+        .filter(|l| !l.starts_with("Image,") && !l.ends_with("};") && !l.ends_with(','))
+        .collect();
     assert!(
-        circles.is_empty(),
-        "import circles:\n{}",
-        circles.join("\n")
+        items.is_empty(),
+        "src/scene/mod.rs holds more than its map: {items:?}"
     );
 }
 
