@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use raysweep::{Aabb, Body, Cast, Ellipsoid, PointQuery, Real, Scene, Sphere};
 
+use crate::kinds::{BySolid, OfSolid};
+
 /// What a scene's bodies answer: casts and point queries, shared across threads.
 pub(crate) trait Solid<T: Real, const D: usize>:
     Cast<T, D> + PointQuery<T, D> + Sync + Send
@@ -18,61 +20,39 @@ pub(crate) trait Solid<T: Real, const D: usize>:
 
 impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D> + Sync + Send> Solid<T, D> for S {}
 
-/// The scene, by the kind of its bodies.
-pub(crate) enum Bodies<T: Real, const D: usize> {
-    Spheres(Arc<Scene<T, D, Sphere<T, D>>>),
-    Ellipsoids(Arc<Scene<T, D, Ellipsoid<T, D>>>),
-    Boxes(Arc<Scene<T, D, Aabb<T, D>>>),
-    Mixed(Arc<Scene<T, D, Body<T, D>>>),
+/// Scenes shared, one for each kind of solid.
+pub(crate) struct Shared;
+
+impl<T: Real, const D: usize> OfSolid<T, D> for Shared {
+    type Of<S> = Arc<Scene<T, D, S>>;
 }
 
-impl<T: Real, const D: usize> Clone for Bodies<T, D> {
-    fn clone(&self) -> Self {
-        match self {
-            Bodies::Spheres(s) => Bodies::Spheres(s.clone()),
-            Bodies::Ellipsoids(s) => Bodies::Ellipsoids(s.clone()),
-            Bodies::Boxes(s) => Bodies::Boxes(s.clone()),
-            Bodies::Mixed(s) => Bodies::Mixed(s.clone()),
-        }
-    }
-}
+/// The scene, by the kind of its bodies.
+pub(crate) type Bodies<T, const D: usize> = BySolid<T, D, Shared>;
 
 /// `$body` with `$s` bound to the scene inside `$bodies` (a [`Bodies`]), whichever its kind, as
 /// a `&Scene`.
 macro_rules! on_bodies {
     ($bodies:expr, $s:ident => $body:expr) => {
-        match $bodies {
-            $crate::bodies::Bodies::Spheres(shared) => {
-                let $s = &**shared;
-                $body
-            }
-            $crate::bodies::Bodies::Ellipsoids(shared) => {
-                let $s = &**shared;
-                $body
-            }
-            $crate::bodies::Bodies::Boxes(shared) => {
-                let $s = &**shared;
-                $body
-            }
-            $crate::bodies::Bodies::Mixed(shared) => {
-                let $s = &**shared;
-                $body
-            }
-        }
+        on_solid!($bodies, shared => {
+            let $s = &**shared;
+            $body
+        })
     };
+}
+
+/// Vectors of bodies, one for each kind of solid.
+pub(crate) struct Listed;
+
+impl<T: Real, const D: usize> OfSolid<T, D> for Listed {
+    type Of<S> = Vec<S>;
 }
 
 /// Bodies not yet in a scene, held as a [`Bodies`] holds them: in a vector of one kind where
 /// they are all of it, else of `Body`. Read from arrays into these, a scene of one kind never
 /// passes through `Body` (240 bytes a body in `f64`, against 32 for a sphere), whose vector of a
 /// few million bodies took most of a second to fill while the caller held the GIL.
-#[derive(Clone)]
-pub(crate) enum Solids<T: Real, const D: usize> {
-    Spheres(Vec<Sphere<T, D>>),
-    Ellipsoids(Vec<Ellipsoid<T, D>>),
-    Boxes(Vec<Aabb<T, D>>),
-    Mixed(Vec<Body<T, D>>),
-}
+pub(crate) type Solids<T, const D: usize> = BySolid<T, D, Listed>;
 
 impl<T: Real, const D: usize> Solids<T, D> {
     /// The spheres, then the ellipsoids, then the boxes (their ids in that order): of one kind
@@ -119,12 +99,7 @@ impl<T: Real, const D: usize> Solids<T, D> {
 
     /// How many bodies.
     pub(crate) fn len(&self) -> usize {
-        match self {
-            Solids::Spheres(v) => v.len(),
-            Solids::Ellipsoids(v) => v.len(),
-            Solids::Boxes(v) => v.len(),
-            Solids::Mixed(v) => v.len(),
-        }
+        on_solid!(self, v => v.len())
     }
 
     /// Whether there are none.

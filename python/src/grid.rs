@@ -16,18 +16,19 @@ use raysweep::nalgebra::{Point, SVector};
 use raysweep::{Grid, GridCell, Ray};
 
 use crate::arrays::{PerRow, Rays, Refused, Width, column, finite, per_row, slice, table};
+use crate::kinds::{ByWidth, OfWidth};
 use crate::rows::ragged;
 use crate::threads::{Run, serial};
 
-/// A grid in one of the widths and dimensions Python gets.
-enum AnyGrid {
-    F32x2(Grid<f32, 2>),
-    F32x3(Grid<f32, 3>),
-    F64x2(Grid<f64, 2>),
-    F64x3(Grid<f64, 3>),
+/// Grids, one for each width and dimension.
+struct Grids;
+
+impl OfWidth for Grids {
+    type Of<T: Width, const D: usize> = Grid<T, D>;
 }
 
-kind_names!(AnyGrid);
+/// A grid in one of the widths and dimensions Python gets.
+type AnyGrid = ByWidth<Grids>;
 
 /// Rays a thread projects at a time.
 const CHUNK: usize = 256;
@@ -274,7 +275,7 @@ impl PyGrid {
         cell_size: Bound<'_, PyAny>,
         cells: Vec<i64>,
     ) -> PyResult<Self> {
-        let grid = for_kind!(AnyGrid, dtype, cells.len(), make(&min, &cell_size, &cells));
+        let grid = for_kind!(dtype, cells.len(), make(&min, &cell_size, &cells));
         Ok(PyGrid { grid })
     }
 
@@ -293,19 +294,19 @@ impl PyGrid {
     /// The lower corner.
     #[getter]
     fn min(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        on_kind!(AnyGrid, &self.grid, g => column(py, g.min().coords.as_slice().to_vec()).into_py_any(py))
+        on_kind!(&self.grid, g => column(py, g.min().coords.as_slice().to_vec()).into_py_any(py))
     }
 
     /// The cell size on each axis.
     #[getter]
     fn cell_size(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        on_kind!(AnyGrid, &self.grid, g => column(py, g.cell_size().as_slice().to_vec()).into_py_any(py))
+        on_kind!(&self.grid, g => column(py, g.cell_size().as_slice().to_vec()).into_py_any(py))
     }
 
     /// The cells on each axis.
     #[getter]
     fn cells(&self) -> Vec<usize> {
-        on_kind!(AnyGrid, &self.grid, g => g.cells().to_vec())
+        on_kind!(&self.grid, g => g.cells().to_vec())
     }
 
     /// The cells each ray crosses: (offsets, cell, enter, exit).
@@ -322,7 +323,7 @@ impl PyGrid {
             max_distance,
             threads,
         };
-        on_kind!(AnyGrid, &self.grid, g => walk(g, &args))
+        on_kind!(&self.grid, g => walk(g, &args))
     }
 
     /// Each ray's line integral through `volume`.
@@ -340,7 +341,7 @@ impl PyGrid {
             max_distance,
             threads,
         };
-        on_kind!(AnyGrid, &self.grid, g => project(g, &volume, &args))
+        on_kind!(&self.grid, g => project(g, &volume, &args))
     }
 
     /// The adjoint of `project`.
@@ -358,7 +359,7 @@ impl PyGrid {
             max_distance,
             threads,
         };
-        on_kind!(AnyGrid, &self.grid, g => backproject(g, &values, &args))
+        on_kind!(&self.grid, g => backproject(g, &values, &args))
     }
 
     /// The walks as CSR rows: (offsets, flat cell, length).
@@ -375,6 +376,6 @@ impl PyGrid {
             max_distance,
             threads,
         };
-        on_kind!(AnyGrid, &self.grid, g => matrix(g, &args))
+        on_kind!(&self.grid, g => matrix(g, &args))
     }
 }

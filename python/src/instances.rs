@@ -14,50 +14,40 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use raysweep::nalgebra::SVector;
-use raysweep::{Aabb, Body, Ellipsoid, Instance, InstancedScene, Scene, Sphere};
+use raysweep::{Body, Instance, InstancedScene, Scene};
 
+use crate::args::QueryArgs;
 use crate::arrays::{Width, finite, same_rows, slice, table};
-use crate::bodies::Bodies;
-use crate::bodies::Solid;
+use crate::bodies::{Bodies, Solid};
+use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth};
 use crate::queries;
-use crate::query::QueryArgs;
 use crate::scene::{AnyScene, Holds, PyScene};
 use crate::threads::Run;
 
-/// An instanced scene of one kind of solid, as [`Bodies`] is a scene of one.
-pub(crate) enum Instanced<T: Width, const D: usize> {
-    Spheres(InstancedScene<T, D, Sphere<T, D>>),
-    Ellipsoids(InstancedScene<T, D, Ellipsoid<T, D>>),
-    Boxes(InstancedScene<T, D, Aabb<T, D>>),
-    Mixed(InstancedScene<T, D, Body<T, D>>),
+/// Instanced scenes, one for each kind of solid.
+pub(crate) struct Instances;
+
+impl<T: Width, const D: usize> OfSolid<T, D> for Instances {
+    type Of<S> = InstancedScene<T, D, S>;
 }
 
-/// `$body` with `$s` bound to the crate's instanced scene inside `$instanced`.
-macro_rules! on_instanced {
-    ($instanced:expr, $s:ident => $body:expr) => {
-        match $instanced {
-            Instanced::Spheres($s) => $body,
-            Instanced::Ellipsoids($s) => $body,
-            Instanced::Boxes($s) => $body,
-            Instanced::Mixed($s) => $body,
-        }
-    };
+/// An instanced scene of one kind of solid, as [`Bodies`] is a scene of one.
+pub(crate) type Instanced<T, const D: usize> = BySolid<T, D, Instances>;
+
+/// Instanced scenes, one for each width and dimension.
+struct InstancedWidths;
+
+impl OfWidth for InstancedWidths {
+    type Of<T: Width, const D: usize> = Instanced<T, D>;
 }
 
 /// An instanced scene in one of the widths and dimensions Python gets.
-enum AnyInstanced {
-    F32x2(Instanced<f32, 2>),
-    F32x3(Instanced<f32, 3>),
-    F64x2(Instanced<f64, 2>),
-    F64x3(Instanced<f64, 3>),
-}
-
-kind_names!(AnyInstanced);
+type AnyInstanced = ByWidth<InstancedWidths>;
 
 /// `$body` with `$s` bound to the crate's instanced scene inside `$any` (an [`AnyInstanced`]).
 macro_rules! on_any {
     ($any:expr, $s:ident => $body:expr) => {
-        on_kind!(AnyInstanced, $any, instanced => on_instanced!(instanced, $s => $body))
+        on_kind!($any, instanced => on_solid!(instanced, $s => $body))
     };
 }
 
@@ -212,12 +202,7 @@ impl PyInstancedScene {
             (now.dtype(), now.dim())
         };
         let run = Run::new(py, None)?;
-        let core = for_kind!(
-            AnyInstanced,
-            dtype,
-            dim,
-            build(&run, &scenes, &scene_of, &offsets)
-        );
+        let core = for_kind!(dtype, dim, build(&run, &scenes, &scene_of, &offsets));
         Ok(PyInstancedScene { core })
     }
 

@@ -1,28 +1,113 @@
-//! The four kinds of scene and grid Python gets (`float32` or `float64`, in 2 or 3 dimensions),
-//! each an enum of four variants `F32x2`, `F32x3`, `F64x2`, `F64x3`, and the macros that run
-//! generic code on whichever a value holds.
+//! The kinds Python gets: a width and a dimension (`float32` or `float64`, in 2 or 3
+//! dimensions) for every class, and for a scene's bodies a kind of solid (all balls, all
+//! ellipsoids, all boxes, or mixed as `Body`). One generic enum for each ([`ByWidth`],
+//! [`BySolid`]) over a family of types ([`OfWidth`], [`OfSolid`]: a grid, a scene, an instanced
+//! scene, a periodic scene), and the macros that run generic code on whichever a value holds.
 
-/// `$body` with `$s` bound to the value inside `$value` (an `$enum`), whichever its kind.
+use raysweep::{Aabb, Body, Ellipsoid, Real, Sphere};
+
+use crate::arrays::Width;
+
+/// A family of types, one for each width and dimension.
+pub(crate) trait OfWidth {
+    type Of<T: Width, const D: usize>;
+}
+
+/// A value of one of the four widths and dimensions Python gets.
+pub(crate) enum ByWidth<F: OfWidth> {
+    F32x2(F::Of<f32, 2>),
+    F32x3(F::Of<f32, 3>),
+    F64x2(F::Of<f64, 2>),
+    F64x3(F::Of<f64, 3>),
+}
+
+impl<F: OfWidth> ByWidth<F> {
+    /// The dimension: 2 or 3.
+    pub(crate) fn dim(&self) -> usize {
+        match self {
+            ByWidth::F32x2(_) | ByWidth::F64x2(_) => 2,
+            ByWidth::F32x3(_) | ByWidth::F64x3(_) => 3,
+        }
+    }
+
+    /// The width's numpy name.
+    pub(crate) fn dtype(&self) -> &'static str {
+        match self {
+            ByWidth::F32x2(_) | ByWidth::F32x3(_) => "float32",
+            ByWidth::F64x2(_) | ByWidth::F64x3(_) => "float64",
+        }
+    }
+}
+
+impl<F: OfWidth> Clone for ByWidth<F>
+where
+    F::Of<f32, 2>: Clone,
+    F::Of<f32, 3>: Clone,
+    F::Of<f64, 2>: Clone,
+    F::Of<f64, 3>: Clone,
+{
+    fn clone(&self) -> Self {
+        match self {
+            ByWidth::F32x2(v) => ByWidth::F32x2(v.clone()),
+            ByWidth::F32x3(v) => ByWidth::F32x3(v.clone()),
+            ByWidth::F64x2(v) => ByWidth::F64x2(v.clone()),
+            ByWidth::F64x3(v) => ByWidth::F64x3(v.clone()),
+        }
+    }
+}
+
+/// A family of types, one for each kind of solid.
+pub(crate) trait OfSolid<T: Real, const D: usize> {
+    type Of<S>;
+}
+
+/// A value of one of the four kinds of solid: of balls, ellipsoids or boxes alone (the crate's
+/// homogeneous scenes: a `Sphere` is 32 bytes in `f64` against 240 for a `Body`), or of `Body`.
+pub(crate) enum BySolid<T: Real, const D: usize, F: OfSolid<T, D>> {
+    Spheres(F::Of<Sphere<T, D>>),
+    Ellipsoids(F::Of<Ellipsoid<T, D>>),
+    Boxes(F::Of<Aabb<T, D>>),
+    Mixed(F::Of<Body<T, D>>),
+}
+
+impl<T: Real, const D: usize, F: OfSolid<T, D>> Clone for BySolid<T, D, F>
+where
+    F::Of<Sphere<T, D>>: Clone,
+    F::Of<Ellipsoid<T, D>>: Clone,
+    F::Of<Aabb<T, D>>: Clone,
+    F::Of<Body<T, D>>: Clone,
+{
+    fn clone(&self) -> Self {
+        match self {
+            BySolid::Spheres(v) => BySolid::Spheres(v.clone()),
+            BySolid::Ellipsoids(v) => BySolid::Ellipsoids(v.clone()),
+            BySolid::Boxes(v) => BySolid::Boxes(v.clone()),
+            BySolid::Mixed(v) => BySolid::Mixed(v.clone()),
+        }
+    }
+}
+
+/// `$body` with `$s` bound to the value inside `$value` (a [`ByWidth`]), whichever its kind.
 macro_rules! on_kind {
-    ($enum:ident, $value:expr, $s:ident => $body:expr) => {
+    ($value:expr, $s:ident => $body:expr) => {
         match $value {
-            $enum::F32x2($s) => $body,
-            $enum::F32x3($s) => $body,
-            $enum::F64x2($s) => $body,
-            $enum::F64x3($s) => $body,
+            $crate::kinds::ByWidth::F32x2($s) => $body,
+            $crate::kinds::ByWidth::F32x3($s) => $body,
+            $crate::kinds::ByWidth::F64x2($s) => $body,
+            $crate::kinds::ByWidth::F64x3($s) => $body,
         }
     };
 }
 
 /// `$run::<T, D>($args)?` for the width named `$dtype` ("float32" or "float64") and the
-/// dimension `$dim`, in the matching `$enum` variant; a `ValueError` for any other pair.
+/// dimension `$dim`, in the matching [`ByWidth`] variant; a `ValueError` for any other pair.
 macro_rules! for_kind {
-    ($enum:ident, $dtype:expr, $dim:expr, $run:ident($($arg:expr),*)) => {
+    ($dtype:expr, $dim:expr, $run:ident($($arg:expr),*)) => {
         match ($dtype, $dim) {
-            ("float32", 2) => $enum::F32x2($run::<f32, 2>($($arg),*)?),
-            ("float32", 3) => $enum::F32x3($run::<f32, 3>($($arg),*)?),
-            ("float64", 2) => $enum::F64x2($run::<f64, 2>($($arg),*)?),
-            ("float64", 3) => $enum::F64x3($run::<f64, 3>($($arg),*)?),
+            ("float32", 2) => $crate::kinds::ByWidth::F32x2($run::<f32, 2>($($arg),*)?),
+            ("float32", 3) => $crate::kinds::ByWidth::F32x3($run::<f32, 3>($($arg),*)?),
+            ("float64", 2) => $crate::kinds::ByWidth::F64x2($run::<f64, 2>($($arg),*)?),
+            ("float64", 3) => $crate::kinds::ByWidth::F64x3($run::<f64, 3>($($arg),*)?),
             (dtype, dim) => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
                     "float32 or float64, in 2 or 3 dimensions: not {dtype} in {dim}"
@@ -32,25 +117,14 @@ macro_rules! for_kind {
     };
 }
 
-/// `dim()` and `dtype()` for an enum of the four kinds.
-macro_rules! kind_names {
-    ($enum:ident) => {
-        impl $enum {
-            /// The dimension: 2 or 3.
-            pub(crate) fn dim(&self) -> usize {
-                match self {
-                    $enum::F32x2(_) | $enum::F64x2(_) => 2,
-                    $enum::F32x3(_) | $enum::F64x3(_) => 3,
-                }
-            }
-
-            /// The width's numpy name.
-            pub(crate) fn dtype(&self) -> &'static str {
-                match self {
-                    $enum::F32x2(_) | $enum::F32x3(_) => "float32",
-                    $enum::F64x2(_) | $enum::F64x3(_) => "float64",
-                }
-            }
+/// `$body` with `$s` bound to the value inside `$value` (a [`BySolid`]), whichever its kind.
+macro_rules! on_solid {
+    ($value:expr, $s:ident => $body:expr) => {
+        match $value {
+            $crate::kinds::BySolid::Spheres($s) => $body,
+            $crate::kinds::BySolid::Ellipsoids($s) => $body,
+            $crate::kinds::BySolid::Boxes($s) => $body,
+            $crate::kinds::BySolid::Mixed($s) => $body,
         }
     };
 }

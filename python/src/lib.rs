@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 #[macro_use]
 mod kinds;
+mod args;
 mod arrays;
 #[macro_use]
 mod bodies;
@@ -15,7 +16,6 @@ mod impact;
 mod instances;
 mod periodic;
 mod queries;
-mod query;
 mod rows;
 mod scene;
 mod threads;

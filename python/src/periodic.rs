@@ -8,50 +8,40 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
-use raysweep::{Aabb, Body, Ellipsoid, PeriodicScene, Periodicity, Sphere};
+use raysweep::{PeriodicScene, Periodicity};
 
+use crate::args::QueryArgs;
 use crate::arrays::{Width, slice};
-use crate::bodies::Bodies;
-use crate::bodies::Solid;
+use crate::bodies::{Bodies, Solid};
+use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth};
 use crate::queries;
-use crate::query::QueryArgs;
 use crate::scene::{AnyScene, Holds, PyScene};
 use crate::threads::Run;
 
-/// A periodic scene of one kind of solid, as [`Bodies`] is a scene of one.
-enum Periodic<T: Width, const D: usize> {
-    Spheres(PeriodicScene<T, D, Sphere<T, D>>),
-    Ellipsoids(PeriodicScene<T, D, Ellipsoid<T, D>>),
-    Boxes(PeriodicScene<T, D, Aabb<T, D>>),
-    Mixed(PeriodicScene<T, D, Body<T, D>>),
+/// Periodic scenes, one for each kind of solid.
+struct Periodics;
+
+impl<T: Width, const D: usize> OfSolid<T, D> for Periodics {
+    type Of<S> = PeriodicScene<T, D, S>;
 }
 
-/// `$body` with `$s` bound to the crate's periodic scene inside `$periodic`.
-macro_rules! on_periodic {
-    ($periodic:expr, $s:ident => $body:expr) => {
-        match $periodic {
-            Periodic::Spheres($s) => $body,
-            Periodic::Ellipsoids($s) => $body,
-            Periodic::Boxes($s) => $body,
-            Periodic::Mixed($s) => $body,
-        }
-    };
+/// A periodic scene of one kind of solid, as [`Bodies`] is a scene of one.
+type Periodic<T, const D: usize> = BySolid<T, D, Periodics>;
+
+/// Periodic scenes, one for each width and dimension.
+struct PeriodicWidths;
+
+impl OfWidth for PeriodicWidths {
+    type Of<T: Width, const D: usize> = Periodic<T, D>;
 }
 
 /// A periodic scene in one of the widths and dimensions Python gets.
-enum AnyPeriodic {
-    F32x2(Periodic<f32, 2>),
-    F32x3(Periodic<f32, 3>),
-    F64x2(Periodic<f64, 2>),
-    F64x3(Periodic<f64, 3>),
-}
-
-kind_names!(AnyPeriodic);
+type AnyPeriodic = ByWidth<PeriodicWidths>;
 
 /// `$body` with `$s` bound to the crate's periodic scene inside `$any` (an [`AnyPeriodic`]).
 macro_rules! on_any {
     ($any:expr, $s:ident => $body:expr) => {
-        on_kind!(AnyPeriodic, $any, periodic => on_periodic!(periodic, $s => $body))
+        on_kind!($any, periodic => on_solid!(periodic, $s => $body))
     };
 }
 
@@ -141,7 +131,6 @@ impl PyPeriodicScene {
         let scene = scene.now(py);
         let run = Run::new(py, None)?;
         let core = for_kind!(
-            AnyPeriodic,
             scene.dtype(),
             scene.dim(),
             build(&run, &scene, &min, &size, &axes)

@@ -13,9 +13,9 @@ use raysweep::{
     Answer, BodyNearest, Geometry, Hit, InstancedScene, PeriodicScene, Proximity, Ray, Scene, Span,
 };
 
+use crate::args::{QueryArgs, clip};
 use crate::arrays::{PerRow, Width, column, table};
 use crate::bodies::Solid;
-use crate::query::{QueryArgs, clip};
 use crate::rows::{Answers, Arranged, Csr, Ids, columns, each, ragged, ragged_blocks};
 
 /// A scene of any kind as the binding asks it: the crate's queries, and what they do not give

@@ -13,29 +13,29 @@ use pyo3::types::PyBytes;
 use raysweep::nalgebra::{Rotation, SMatrix};
 use raysweep::{Aabb, Body, Ellipsoid, Scene, Sphere};
 
+use crate::args::QueryArgs;
 use crate::arrays::{PointRows, Width, column, same_rows, slice, table};
 use crate::bodies::{Bodies, Solids};
+use crate::kinds::{ByWidth, OfWidth};
 use crate::queries;
-use crate::query::QueryArgs;
 use crate::threads::Run;
 
-/// A scene in one of the widths and dimensions Python gets.
-#[derive(Clone)]
-pub(crate) enum AnyScene {
-    F32x2(Bodies<f32, 2>),
-    F32x3(Bodies<f32, 3>),
-    F64x2(Bodies<f64, 2>),
-    F64x3(Bodies<f64, 3>),
+/// Scenes (of one kind of solid or mixed), one for each width and dimension.
+pub(crate) struct Scenes;
+
+impl OfWidth for Scenes {
+    type Of<T: Width, const D: usize> = Bodies<T, D>;
 }
+
+/// A scene in one of the widths and dimensions Python gets.
+pub(crate) type AnyScene = ByWidth<Scenes>;
 
 /// `$body` with `$s` bound to the crate's scene inside `$scene` (an [`AnyScene`]).
 macro_rules! on_scene {
     ($scene:expr, $s:ident => $body:expr) => {
-        on_kind!(AnyScene, $scene, bodies => on_bodies!(bodies, $s => $body))
+        on_kind!($scene, bodies => on_bodies!(bodies, $s => $body))
     };
 }
-
-kind_names!(AnyScene);
 
 /// The [`Bodies`] of width `T` in `D` dimensions inside an [`AnyScene`] of that kind.
 pub(crate) trait Holds<T: Width, const D: usize> {
@@ -394,12 +394,7 @@ impl PyScene {
         boxes: Boxes<'_>,
     ) -> PyResult<Self> {
         let run = Run::new(py, None)?;
-        let scene = for_kind!(
-            AnyScene,
-            dtype,
-            dim,
-            make(&run, &spheres, &ellipsoids, &boxes)
-        );
+        let scene = for_kind!(dtype, dim, make(&run, &spheres, &ellipsoids, &boxes));
         Ok(PyScene::holding(scene))
     }
 
@@ -407,14 +402,14 @@ impl PyScene {
     #[staticmethod]
     fn restore(py: Python<'_>, dtype: &str, dim: usize, state: &[u8]) -> PyResult<Self> {
         let run = Run::new(py, None)?;
-        let scene = for_kind!(AnyScene, dtype, dim, restore(&run, state));
+        let scene = for_kind!(dtype, dim, restore(&run, state));
         Ok(PyScene::holding(scene))
     }
 
     /// The bodies, for pickling: serde's compact binary form of the crate's bodies (each
     /// travels as its constructor's arguments).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = on_kind!(AnyScene, &self.now(py), b => postcard::to_allocvec(&b.bodies()))
+        let bytes = on_kind!(&self.now(py), b => postcard::to_allocvec(&b.bodies()))
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
         Ok(PyBytes::new(py, &bytes))
     }
@@ -427,7 +422,7 @@ impl PyScene {
 
     /// The bodies of each kind with their ids, as [`parts`] gives them.
     fn parts(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        on_kind!(AnyScene, &self.now(py), b => parts(py, &b.bodies()))
+        on_kind!(&self.now(py), b => parts(py, &b.bodies()))
     }
 
     /// Adds the bodies the arrays describe (as the constructor takes them); gives the id of the

@@ -1,4 +1,4 @@
-//! The arguments of a scene's or an instanced scene's query as Python passes them (rows of
+//! The arguments of a query of any kind of scene as Python passes them (rows of
 //! origins or points, directions, a distance per row, a radius, the segment of a span query, a
 //! mask, the threads), read in the scene's width and checked, and what is done to span rows
 //! asked for a segment.
