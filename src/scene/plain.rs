@@ -11,7 +11,7 @@ use super::hierarchy::Hierarchy;
 use super::node::{self, MAX_BODIES};
 use super::probe::{self, F64Probe, Line, entry_limit, on_line};
 use super::ray_batch::{self, Trace};
-use super::surface::{Geometry, Kind, filtered_lengths};
+use super::surface::{Geometry, Kind, ball, filtered_lengths};
 use crate::cast::assert_lengths;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -296,11 +296,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         spans: &mut Vec<BodySpan<T>>,
         filter: impl FnMut(usize) -> bool,
     ) {
-        let grow = radius.to_wide();
-        if !(grow >= 0.0 && grow.is_finite()) {
+        let Some(grow) = ball(Some(radius)) else {
             spans.clear();
             return;
-        }
+        };
         let probe = F64Probe::of(ray, grow);
         self.spans(
             |node| probe.crosses(node),
@@ -386,11 +385,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
                 on_line!(ray, 0.0, |line| self.first(&line, max, cast))
             }
             Some(radius) => {
-                let grow = radius.to_wide();
-                if !(grow >= 0.0 && grow.is_finite()) {
-                    // Every body refuses such a ball.
-                    return None;
-                }
+                let grow = ball(Some(radius))?;
                 let cast = kept(filter, |body: &S, _| {
                     body.cast_sphere(ray, radius, max_distance)
                 });
@@ -429,10 +424,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
     ) {
         spans.clear();
         let max = max_distance.to_wide();
-        let grow = radius.map_or(0.0, Real::to_wide);
-        if !(max >= 0.0 && grow >= 0.0 && grow.is_finite()) {
+        let Some(grow) = ball(radius).filter(|_| max >= 0.0) else {
             return;
-        }
+        };
         // A span meeting the segment has its points on the segment in the body's box (grown by
         // the ball's radius): the probe of the first hits keeps the child, its entry at most
         // that of the nearest of them (`src/scene/probe/mod.rs`).

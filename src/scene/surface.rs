@@ -520,6 +520,15 @@ pub(crate) fn filtered_lengths<G: Kind + ?Sized, T: Real, const D: usize>(
     assert_lengths(G::NAME, call, rays, (hits, "hit slots"));
 }
 
+/// A query's ball's radius in the working precision (0 for a ray, `radius` `None`); `None` for
+/// a NaN, negative or infinite one, which every body refuses: the one check every kind's
+/// required methods make.
+#[inline(always)]
+pub(crate) fn ball<T: Real>(radius: Option<T>) -> Option<f64> {
+    let r = radius.map_or(0.0, Real::to_wide);
+    (r >= 0.0 && r.is_finite()).then_some(r)
+}
+
 /// The rays a thread of a parallel filtered batch takes at a time.
 #[cfg(feature = "rayon")]
 pub(crate) const PAR_RAYS: usize = 256;

@@ -50,7 +50,7 @@ use super::node::{Node, slack};
 use super::plain::Scene;
 use super::probe::{self, F64Probe, Line, on_line};
 use super::ray_batch;
-use super::surface::{Geometry, Kind, Proximity};
+use super::surface::{Geometry, Kind, Proximity, ball};
 use crate::error::{Error, check_finite};
 use crate::hit::{Hit, Span};
 use crate::point::PointQuery;
@@ -342,13 +342,6 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         });
         sort_by_entry(spans, |s| (s.span.enter, (s.instance, s.body)));
     }
-}
-
-/// A ball's radius in the working precision (0 for a ray, `radius` `None`); `None` for a NaN,
-/// negative or infinite one, which every body refuses.
-fn ball<T: Real>(radius: Option<T>) -> Option<f64> {
-    let r = radius.map_or(0.0, Real::to_wide);
-    (r >= 0.0 && r.is_finite()).then_some(r)
 }
 
 impl<T: Real, const D: usize, S> Kind for InstancedScene<T, D, S> {

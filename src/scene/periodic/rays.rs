@@ -24,7 +24,7 @@ use crate::scene::instance::up_to;
 use crate::scene::moved;
 use crate::scene::node::slack;
 use crate::scene::ray_batch;
-use crate::scene::surface::{Geometry, Kind};
+use crate::scene::surface::{Geometry, Kind, ball};
 use crate::traits::Cast;
 
 impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
@@ -188,10 +188,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
         max_distance: T,
         filter: impl FnMut(usize) -> bool,
     ) -> Option<PeriodicHit<T, D>> {
-        let r = radius.map_or(0.0, Real::to_wide);
-        if !(r >= 0.0 && r.is_finite()) {
-            return None;
-        }
+        ball(radius)?;
         self.first(ray, radius, max_distance, filter)
     }
 
@@ -217,7 +214,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
         found
     }
 
-    /// The images the segment reaches ([`walk`](super::walk)), each asked for its spans.
+    /// The images the segment reaches (the walk over its cells), each asked for its spans.
     fn spans_filtered(
         &self,
         ray: &Ray<T, D>,
@@ -228,10 +225,9 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
     ) {
         spans.clear();
         let max = max_distance.to_wide();
-        let r = radius.map_or(0.0, Real::to_wide);
-        if !(max >= 0.0 && r >= 0.0 && r.is_finite()) {
+        let Some(r) = ball(radius).filter(|_| max >= 0.0) else {
             return;
-        }
+        };
         let Some(walk) = self.walk(ray, r) else {
             return;
         };
