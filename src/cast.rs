@@ -325,6 +325,21 @@ pub(crate) fn ray_span_from<T: Real, const D: usize, S: LineQuery<T, D>, O: Orig
     shape.crossing(ray, origin, products).and_then(|x| span(&x))
 }
 
+/// The outward unit normal where the whole line from `origin` ([`Origin`]) enters `shape`
+/// (behind the origin too); `None` where the line misses or touches it only, or the normal is
+/// undefined. A scene's next crossing asks it of the line, and of the line reversed for an exit.
+#[inline]
+pub(crate) fn entry_normal_from<T: Real, const D: usize, S: LineQuery<T, D>, O: Origin<D>>(
+    shape: &S,
+    ray: &Ray<T, D>,
+    origin: O,
+    products: Products,
+) -> Option<SVector<f64, D>> {
+    let crossing = shape.crossing(ray, origin, products)?;
+    (crossing.enter < crossing.exit).then_some(())?;
+    shape.contact(ray, origin, &crossing).1
+}
+
 /// [`crate::Cast::cast_sphere`] for any shape, its error-free products formed by `products`:
 /// exactly [`cast_ray`] for a zero radius.
 #[inline]

@@ -116,3 +116,34 @@ impl<T: Real> Span<T> {
         self.clipped(from, to).map_or_else(T::zero, |s| s.length())
     }
 }
+
+/// Where a ray crosses a solid's surface, entering or leaving it: an end of the solid's
+/// [`Span`] along the ray (one where `enter < exit`), as a scene's `next_crossing` answers it.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::nalgebra::{Point2, Vector2};
+/// use raysweep::{Circle, Ray, Scene};
+///
+/// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(vec![Circle::new(Point2::origin(), 1.0)?]);
+/// let ray = Ray::new(Point2::new(-3.0, 0.0), Vector2::x())?;
+/// let entry = scene.next_crossing(&ray, -1.0, f64::INFINITY).unwrap().crossing;
+/// assert_eq!((entry.distance, entry.entering), (2.0, true));
+/// let exit = scene.next_crossing(&ray, entry.distance, f64::INFINITY).unwrap().crossing;
+/// assert_eq!((exit.distance, exit.entering), (4.0, false));
+/// assert_eq!(exit.normal.into_inner(), Vector2::x());
+/// # Ok::<(), raysweep::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Crossing<T: Real, const D: usize = 3> {
+    /// How far along the ray's unit direction the crossing lies: the span's `enter` or `exit`,
+    /// its bits.
+    pub distance: T,
+    /// `true` where the ray enters the solid there, `false` where it leaves it.
+    pub entering: bool,
+    /// The solid's outward unit normal at the crossing point (facing against the ray where it
+    /// enters, along it where it leaves).
+    pub normal: Unit<SVector<T, D>>,
+}

@@ -70,7 +70,7 @@
 //! | `std` | yes | the standard library's float functions |
 //! | `libm` | no | float functions from libm instead, for `no_std` builds (`--no-default-features --features libm`) |
 //! | `serde` | no | `Serialize` and `Deserialize` for every public type, through nalgebra's serde support; shapes and rays deserialize through their constructors, so bad input is an error there too |
-//! | `rayon` | no | [`Cast::cast_rays_par`], [`Scene::cast_rays_par`] and [`InstancedScene::cast_rays_par`], batches on rayon's thread pool; [`Scene::new`] builds on it too |
+//! | `rayon` | no | the `_par` batches ([`Cast::cast_rays_par`], [`Geometry::cast_rays_par`], [`Proximity::nearest_batch_par`] and the rest, on every kind of scene), on rayon's thread pool; [`Scene::new`] builds on it too |
 //!
 //! approx's `AbsDiffEq`, `RelativeEq` and `UlpsEq` are implemented for [`Hit`], [`Span`] and the
 //! shapes in every build, comparing each number they hold.
@@ -141,14 +141,15 @@ mod traits;
 pub use bounds::{Aabb, Rect};
 pub use error::Error;
 pub use grid::{Grid, GridCell, GridWalk};
-pub use hit::{Hit, Span};
+pub use hit::{Crossing, Hit, Span};
 pub use point::{Impact, PointQuery};
 pub use ray::Ray;
 pub use real::Real;
 pub use scene::{
-    Answer, BodyHit, BodyNearest, BodySpan, Geometry, Image, Instance, InstanceHit,
-    InstanceNearest, InstanceSpan, InstancedScene, PeriodicHit, PeriodicNearest, PeriodicScene,
-    PeriodicSpan, Periodicity, Proximity, REACH_BOXES, Scene, batch_order,
+    Answer, BodyCrossing, BodyHit, BodyNearest, BodySpan, Geometry, Image, Instance,
+    InstanceCrossing, InstanceHit, InstanceNearest, InstanceSpan, InstancedScene, PeriodicCrossing,
+    PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, Proximity, REACH_BOXES,
+    Scene, batch_order,
 };
 #[doc(hidden)]
 pub use scene::{Planes8, Steps8, Visits, Wide};

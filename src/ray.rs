@@ -186,6 +186,17 @@ impl<T: Real, const D: usize> Ray<T, D> {
         }
     }
 
+    /// The ray from the same origin the other way: the stored direction negated, exactly (a
+    /// zero component stays `+0.0`, as [`Ray::new`] stores it).
+    #[inline]
+    pub(crate) fn reversed(&self) -> Self {
+        let zero = T::zero();
+        Ray {
+            origin: self.origin,
+            dir: Unit::new_unchecked(self.dir.map(|c| if c == zero { zero } else { -c })),
+        }
+    }
+
     /// A ray whose direction is already unit (to within the width's rounding), kept as given but
     /// for components below `2^-1022`, stored as zero as in [`Ray::new`].
     #[cfg(feature = "serde")]

@@ -18,19 +18,36 @@ mod sealed {
 /// A floating-point width raysweep supports: `f32` or `f64`.
 ///
 /// The trait is sealed; it exists so that shapes and rays can be generic over the width while the
-/// computations run in `f64`, which is why an `f32` cast costs what an `f64` one does. Its
-/// conversions to and from `f64` are public for generic code; its other items are the crate's
-/// own.
+/// computations run in `f64` (an `f32` query is no slower for it, and often faster: its inputs
+/// make exact products cheap, docs/performance.md). Its constants and its conversions to and
+/// from `f64` are public for generic code; its hidden items are the crate's own.
 ///
 /// # Example
+///
+/// A limit written once for both widths:
 ///
 /// ```
 /// use raysweep::Real;
 ///
+/// fn unbounded<T: Real>() -> T {
+///     T::INFINITY
+/// }
+/// assert_eq!(unbounded::<f32>(), f32::INFINITY);
 /// assert_eq!(Real::to_wide(0.1f32), 0.1f32 as f64);
 /// assert_eq!(<f32 as Real>::from_wide(0.1f64), 0.1f32);
 /// ```
 pub trait Real: RealField + Copy + sealed::Sealed {
+    /// Positive infinity: an unbounded `max_distance`.
+    const INFINITY: Self;
+    /// Negative infinity: an `after` before every crossing.
+    const NEG_INFINITY: Self;
+    /// Not a number.
+    const NAN: Self;
+    /// The largest finite value.
+    const MAX: Self;
+    /// The gap between 1 and the next value.
+    const EPSILON: Self;
+
     /// The width's largest finite value, as `f64`.
     ///
     /// ```
@@ -83,6 +100,11 @@ pub trait Real: RealField + Copy + sealed::Sealed {
 }
 
 impl Real for f32 {
+    const INFINITY: Self = f32::INFINITY;
+    const NEG_INFINITY: Self = f32::NEG_INFINITY;
+    const NAN: Self = f32::NAN;
+    const MAX: Self = f32::MAX;
+    const EPSILON: Self = f32::EPSILON;
     const MAX_WIDE: f64 = f32::MAX as f64;
     const EPSILON_WIDE: f64 = f32::EPSILON as f64;
     const RENORMALISE_DIRECTION: bool = true;
@@ -108,6 +130,11 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
+    const INFINITY: Self = f64::INFINITY;
+    const NEG_INFINITY: Self = f64::NEG_INFINITY;
+    const NAN: Self = f64::NAN;
+    const MAX: Self = f64::MAX;
+    const EPSILON: Self = f64::EPSILON;
     const MAX_WIDE: f64 = f64::MAX;
     const EPSILON_WIDE: f64 = f64::EPSILON;
     const RENORMALISE_DIRECTION: bool = false;

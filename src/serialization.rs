@@ -12,10 +12,13 @@ use crate::bounds::Aabb;
 use crate::core::unit::UNIT_TOLERANCE;
 use crate::error::{Error, check_finite};
 use crate::grid::{Grid, GridCell};
+use crate::hit::Crossing;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
 use crate::real::{Real, widen};
-use crate::scene::{BodyNearest, PeriodicHit, PeriodicNearest, PeriodicSpan, Periodicity};
+use crate::scene::{
+    BodyNearest, PeriodicCrossing, PeriodicHit, PeriodicNearest, PeriodicSpan, Periodicity,
+};
 use crate::shape::{Ellipsoid, Sphere};
 
 #[derive(Serialize, Deserialize)]
@@ -245,7 +248,8 @@ macro_rules! periodic_repr {
 periodic_repr!(
     PeriodicHit PeriodicHitRepr "PeriodicHit" hit: Hit<T, D>,
     PeriodicSpan PeriodicSpanRepr "PeriodicSpan" span: Span<T>,
-    PeriodicNearest PeriodicNearestRepr "PeriodicNearest" nearest: BodyNearest<T, D>
+    PeriodicNearest PeriodicNearestRepr "PeriodicNearest" nearest: BodyNearest<T, D>,
+    PeriodicCrossing PeriodicCrossingRepr "PeriodicCrossing" crossing: Crossing<T, D>
 );
 
 /// `Serialize` and `Deserialize` for `$ty` through `$repr`: serialized as `$repr::from(value)`,
@@ -276,5 +280,6 @@ through_repr!(
     Periodicity PeriodicityRepr,
     PeriodicHit PeriodicHitRepr,
     PeriodicSpan PeriodicSpanRepr,
-    PeriodicNearest PeriodicNearestRepr
+    PeriodicNearest PeriodicNearestRepr,
+    PeriodicCrossing PeriodicCrossingRepr
 );

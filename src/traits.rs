@@ -1,6 +1,6 @@
 //! The two traits every shape implements.
 
-use nalgebra::{Point, SVector};
+use nalgebra::{Point, SVector, Unit};
 
 use crate::bounds::Aabb;
 use crate::hit::{Hit, Span};
@@ -229,6 +229,20 @@ pub trait Cast<T: Real, const D: usize = 3>: Shape<T, D> {
         None
     }
 
+    /// The crate's hook, as [`Cast::moved_cast`]: the outward unit normal where the whole line
+    /// through `ray`'s origin plus `lo` enters the solid (`Some(None)` where it misses or only
+    /// touches it), for a scene's next crossing (asked of the reversed line for an exit).
+    #[doc(hidden)]
+    fn line_entry_normal(
+        &self,
+        _: Sealed,
+        ray: &Ray<f64, D>,
+        lo: SVector<f64, D>,
+    ) -> Option<Option<Unit<SVector<f64, D>>>> {
+        let _ = (ray, lo);
+        None
+    }
+
     /// [`Cast::cast_rays`] spread over rayon's thread pool in chunks of 1024 rays: the same bits,
     /// for batches large enough to repay the hand-off (tens of thousands of rays). Available with
     /// the crate feature `rayon` (`raysweep = { version = "…", features = ["rayon"] }`).
@@ -327,6 +341,22 @@ macro_rules! moved_queries {
             lo: nalgebra::SVector<f64, D>,
         ) -> Option<bool> {
             Some(self.widened().contains_beyond(p, lo))
+        }
+
+        #[doc(hidden)]
+        fn line_entry_normal(
+            &self,
+            _: $crate::traits::Sealed,
+            ray: &$crate::ray::Ray<f64, D>,
+            lo: nalgebra::SVector<f64, D>,
+        ) -> Option<Option<nalgebra::Unit<nalgebra::SVector<f64, D>>>> {
+            let wide = self.widened();
+            let origin = $crate::cast::Beyond(lo);
+            let normal = $with(
+                #[inline(always)]
+                |products| $crate::cast::entry_normal_from(&wide, ray, origin, products),
+            );
+            Some(normal.map(nalgebra::Unit::new_unchecked))
         }
     };
 }

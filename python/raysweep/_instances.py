@@ -9,7 +9,14 @@ import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import _InstancedScene
-from ._results import InstanceBodies, InstanceHits, InstanceNearest, InstanceSpans, Ints
+from ._results import (
+    InstanceBodies,
+    InstanceCrossings,
+    InstanceHits,
+    InstanceNearest,
+    InstanceSpans,
+    Ints,
+)
 from ._scene import Scene
 
 
@@ -171,6 +178,34 @@ class InstancedScene:
             o, d, reach, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads), radius=r
         )
         return InstanceHits(*found)
+
+    def next_crossing(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        after: npt.ArrayLike = -np.inf,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> InstanceCrossings:
+        """Where each ray next crosses the surface of a body of an instance beyond ``after``, as
+        :meth:`Scene.next_crossing`; the lowest ``(instance, body)`` on ties, ``mask`` over the
+        instances.
+
+        >>> import raysweep as rs
+        >>> ball = rs.Scene(spheres=([[0.0, 0.0]], [1.0]))
+        >>> core = rs.InstancedScene([ball], [0, 0], [[3.0, 0.0], [6.0, 0.0]])
+        >>> exit = core.next_crossing([[0.0, 0.0]], [[1.0, 0.0]], after=2.0)
+        >>> exit.instance.tolist(), exit.distance.tolist(), exit.entering.tolist()
+        ([0], [4.0], [False])
+        """
+        o, d = self._rays(origins, directions)
+        since = _arrays.per_row(after, self.dtype, "after")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.next_crossing(
+            o, d, since, reach, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads)
+        )
+        return InstanceCrossings(*found)
 
     def hits_any(
         self,

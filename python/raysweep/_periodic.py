@@ -9,7 +9,15 @@ import numpy.typing as npt
 
 from . import _arrays
 from ._raysweep import _PeriodicScene, _Scene
-from ._results import Floats, Ints, PeriodicBodies, PeriodicHits, PeriodicNearest, PeriodicSpans
+from ._results import (
+    Floats,
+    Ints,
+    PeriodicBodies,
+    PeriodicCrossings,
+    PeriodicHits,
+    PeriodicNearest,
+    PeriodicSpans,
+)
 
 
 def _images(columns: Sequence[np.ndarray]) -> Ints:
@@ -180,6 +188,34 @@ class PeriodicScene:
             o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r
         )
         return self._hits(found)
+
+    def next_crossing(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        after: npt.ArrayLike = -np.inf,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> PeriodicCrossings:
+        """Where each ray next crosses the surface of a ``(body, image)`` beyond ``after``, as
+        :meth:`Scene.next_crossing`; the lowest ``(body, image)`` on ties. A ray along a channel
+        that crosses nothing ends ``2**20`` boxes out with none; each call walks the images from
+        the ray's origin, so a long flight continued by ``after`` costs more at each step.
+
+        >>> import raysweep as rs
+        >>> lattice = rs.Scene(spheres=([[2.0, 2.0]], [1.0]), period=([0.0, 0.0], [4.0, 4.0]))
+        >>> nxt = lattice.next_crossing([[0.0, 2.0]], [[1.0, 0.0]], after=3.0)
+        >>> nxt.distance.tolist(), nxt.image.tolist(), nxt.entering.tolist()
+        ([5.0], [[1, 0]], [True])
+        """
+        o, d = self._rays(origins, directions)
+        since = _arrays.per_row(after, self.dtype, "after")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.next_crossing(o, d, since, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        distance, body, *rest = found
+        image, (entering, point, normal) = _images(rest[: self.dim]), rest[self.dim :]
+        return PeriodicCrossings(distance, body, image, entering, point, normal)
 
     def hits_any(
         self,

@@ -52,6 +52,15 @@ class _Scene:
         threads: Optional[int],
         radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def next_crossing(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        after: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, ...]: ...
     def hits_any(
         self,
         origins: np.ndarray,
@@ -105,6 +114,15 @@ class _PeriodicScene:
         threads: Optional[int],
         radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, ...]: ...
+    def next_crossing(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        after: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, ...]: ...
     def hits_any(
         self,
         origins: np.ndarray,
@@ -154,6 +172,15 @@ class _InstancedScene:
         threads: Optional[int],
         radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def next_crossing(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        after: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, ...]: ...
     def hits_any(
         self,
         origins: np.ndarray,

@@ -368,3 +368,54 @@ class PeriodicNearest(NamedTuple):
     point: Floats
     #: ``(n, D)``: the outward unit normal there.
     normal: Floats
+
+
+class Crossings(NamedTuple):
+    """Next crossings, one per ray (:meth:`Scene.next_crossing`): where the ray crosses a body's
+    surface beyond ``after``; a row with none has ``distance = inf``, ``body = -1``,
+    ``entering`` false and NaN ``point`` and ``normal``."""
+
+    #: ``(n,)``: how far along the unit direction the crossing lies (an end of the body's span).
+    distance: Floats
+    #: ``(n,)`` ``int64``: the body crossed.
+    body: Ints
+    #: ``(n,)`` ``bool``: whether the ray enters the body there (else it leaves it).
+    entering: npt.NDArray[np.bool_]
+    #: ``(n, D)``: the ray's point at ``distance``, rounded once.
+    point: Floats
+    #: ``(n, D)``: the body's outward unit normal there.
+    normal: Floats
+
+
+class InstanceCrossings(NamedTuple):
+    """Next crossings in an instanced scene, as :class:`Crossings` with the instance."""
+
+    #: ``(n,)``: how far along the unit direction the crossing lies.
+    distance: Floats
+    #: ``(n,)`` ``int64``: the instance crossed (``-1`` for none).
+    instance: Ints
+    #: ``(n,)`` ``int64``: the body of its scene.
+    body: Ints
+    #: ``(n,)`` ``bool``: whether the ray enters the body there.
+    entering: npt.NDArray[np.bool_]
+    #: ``(n, D)``: the ray's point at ``distance``.
+    point: Floats
+    #: ``(n, D)``: the translated body's outward unit normal there.
+    normal: Floats
+
+
+class PeriodicCrossings(NamedTuple):
+    """Next crossings in a periodic scene, as :class:`Crossings` with the image."""
+
+    #: ``(n,)``: how far along the unit direction the crossing lies.
+    distance: Floats
+    #: ``(n,)`` ``int64``: the body crossed (``-1`` for none).
+    body: Ints
+    #: ``(n, D)`` ``int64``: the image it is crossed in.
+    image: Ints
+    #: ``(n,)`` ``bool``: whether the ray enters the body there.
+    entering: npt.NDArray[np.bool_]
+    #: ``(n, D)``: the ray's point at ``distance``.
+    point: Floats
+    #: ``(n, D)``: the translated body's outward unit normal there.
+    normal: Floats

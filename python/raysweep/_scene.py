@@ -10,7 +10,7 @@ import numpy.typing as npt
 from . import _arrays
 from ._periodic import PeriodicScene
 from ._raysweep import _Scene
-from ._results import Bodies, Floats, Hits, Ints, Nearest, Spans
+from ._results import Bodies, Crossings, Floats, Hits, Ints, Nearest, Spans
 
 
 class Spheres(NamedTuple):
@@ -375,6 +375,38 @@ class Scene:
             o, d, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=r
         )
         return Hits(*found)
+
+    def next_crossing(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        after: npt.ArrayLike = -np.inf,
+        max_distance: npt.ArrayLike = np.inf,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> Crossings:
+        """Where each ray next crosses a body's surface beyond the distance ``after`` (a scalar
+        or one per ray; the default, ``-inf``, gives the first crossing ahead), entering or
+        leaving it, within ``max_distance``: of the ends of every body's span along the line
+        (``enter < exit``), the one with the smallest distance ``d`` such that
+        ``after < d <= max_distance`` and ``d >= 0``, the lowest body on ties. Passing the last
+        answer's ``distance`` as ``after`` walks the crossings in order (surface-tracking
+        transport: the distance to the next boundary). The crate's ``Scene::next_crossing``.
+
+        >>> import raysweep as rs
+        >>> discs = rs.Scene(spheres=([[2.0, 0.0], [3.0, 0.0]], [1.0, 1.0]))
+        >>> o, d = [[0.0, 0.0]], [[1.0, 0.0]]
+        >>> first = discs.next_crossing(o, d)
+        >>> first.distance.tolist(), first.body.tolist(), first.entering.tolist()
+        ([1.0], [0], [True])
+        >>> discs.next_crossing(o, d, after=first.distance).distance.tolist()
+        [2.0]
+        """
+        o, d = self._rays(origins, directions)
+        since = _arrays.per_row(after, self.dtype, "after")
+        reach = _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.next_crossing(o, d, since, reach, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return Crossings(*found)
 
     def hits_any(
         self,

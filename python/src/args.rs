@@ -1,6 +1,6 @@
 //! The arguments of a query of any kind of scene as Python passes them (rows of
-//! origins or points, directions, a distance per row, a radius, the segment of a span query, a
-//! mask, the threads), read in the scene's width and checked, and what is done to span rows
+//! origins or points, directions, a distance per row, a radius, the segment of a span query,
+//! the distance a next crossing lies beyond, a mask, the threads), read in the scene's width and checked, and what is done to span rows
 //! asked for a segment.
 
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
@@ -24,6 +24,8 @@ pub(crate) struct QueryArgs<'py> {
     pub(crate) radius: Option<Bound<'py, PyAny>>,
     /// A span query's segment `[0, max_distance]`, one or one per row.
     pub(crate) segment: Option<Bound<'py, PyAny>>,
+    /// The distance a next crossing lies beyond, one or one per row.
+    pub(crate) after: Option<Bound<'py, PyAny>>,
     /// Over the bodies (scenes) or the instances (instanced scenes).
     pub(crate) mask: Option<Bound<'py, PyAny>>,
     pub(crate) threads: Option<i64>,
@@ -36,6 +38,7 @@ pub(crate) struct Read<'py, T: Width> {
     distance: Option<PyReadonlyArray1<'py, T>>,
     radius: Option<PyReadonlyArray1<'py, T>>,
     segment: Option<PyReadonlyArray1<'py, T>>,
+    after: Option<PyReadonlyArray1<'py, T>>,
     mask: Option<PyReadonlyArray1<'py, bool>>,
 }
 
@@ -54,6 +57,7 @@ impl<'py> QueryArgs<'py> {
             distance: max_distance,
             radius: None,
             segment: None,
+            after: None,
             mask,
             threads,
         }
@@ -72,6 +76,7 @@ impl<'py> QueryArgs<'py> {
             distance,
             radius: None,
             segment: None,
+            after: None,
             mask,
             threads,
         }
@@ -86,6 +91,7 @@ impl<'py> QueryArgs<'py> {
             distance: self.distance.as_ref().map(|d| d.extract()).transpose()?,
             radius: self.radius.as_ref().map(|r| r.extract()).transpose()?,
             segment: self.segment.as_ref().map(|s| s.extract()).transpose()?,
+            after: self.after.as_ref().map(|a| a.extract()).transpose()?,
             mask: self.mask.as_ref().map(|m| m.extract()).transpose()?,
         };
         Ok((read, Run::new(self.rows.py(), self.threads)?))
@@ -138,6 +144,15 @@ impl<T: Width> Read<'_, T> {
             .as_ref()
             .map(|s| per_row(s, "max_distance", rows))
             .transpose()
+    }
+
+    /// The distance each row's next crossing lies beyond (not NaN; `−∞` where none was passed:
+    /// the first crossing ahead).
+    pub(crate) fn after(&self, rows: usize) -> PyResult<PerRow<'_, T>> {
+        match &self.after {
+            Some(after) => per_row(after, "after", rows),
+            None => Ok(PerRow::All(T::NEG_INFINITY)),
+        }
     }
 
     /// Which of `count` bodies (or instances) take part: the mask's, checked for its length.

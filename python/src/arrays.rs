@@ -16,22 +16,14 @@ use raysweep::{Ray, Real};
 pub(crate) trait Width: Real + Element + Send + Sync {
     /// The width's numpy name.
     const NAME: &'static str;
-    /// What a missing answer's coordinates are.
-    const NAN: Self;
-    /// What a miss's distance is.
-    const INFINITY: Self;
 }
 
 impl Width for f32 {
     const NAME: &'static str = "float32";
-    const NAN: Self = f32::NAN;
-    const INFINITY: Self = f32::INFINITY;
 }
 
 impl Width for f64 {
     const NAME: &'static str = "float64";
-    const NAN: Self = f64::NAN;
-    const INFINITY: Self = f64::INFINITY;
 }
 
 /// The values of `array` (`name` in messages) in C order: the Python layer hands over aligned

@@ -9,6 +9,7 @@ use core::convert::Infallible;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use raysweep::nalgebra::Point;
 use raysweep::{
     Answer, BodyNearest, Geometry, Hit, InstancedScene, PeriodicScene, Proximity, Ray, Scene, Span,
 };
@@ -179,6 +180,57 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
         vec![
             table(py, hits.point, D)?.into_py_any(py)?,
             table(py, hits.normal, D)?.into_py_any(py)?,
+        ],
+    )
+}
+
+/// The next crossing of each ray beyond its `after`, within its largest distance: (distance,
+/// ids…, entering, point, normal), the point the ray's at that distance (rounded once).
+pub(crate) fn next_crossing<T: Width, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let rays = read.rays::<D>()?;
+    let reach = read.reach("max_distance", rays.len())?;
+    let after = read.after(rays.len())?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
+    let found = each(&run, rays.len(), |row| {
+        let ray = rays.get(row)?;
+        let next = placed.next_crossing_filtered(&ray, after.at(row), reach.at(row), keep);
+        Ok(next.map(|c| {
+            let x = *c.found();
+            let at = ray.origin().coords.map(T::to_wide)
+                + ray.dir().map(T::to_wide) * x.distance.to_wide();
+            (c.id(), x, Point::from(at.map(T::from_wide)))
+        }))
+    })?
+    .map_err(|e| rays.first_error(e))?;
+    let (n, k) = (found.len(), <Q::Id as Ids>::COUNT);
+    let mut ids = vec![-1; n * k];
+    let mut distance = vec![T::INFINITY; n];
+    let mut entering = vec![false; n];
+    let (mut point, mut normal) = (vec![T::NAN; n * D], vec![T::NAN; n * D]);
+    for (i, (id, x, at)) in found
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, f)| Some((i, f?)))
+    {
+        id.write(&mut ids[i * k..(i + 1) * k]);
+        distance[i] = x.distance;
+        entering[i] = x.entering;
+        point[i * D..(i + 1) * D].copy_from_slice(at.coords.as_slice());
+        normal[i * D..(i + 1) * D].copy_from_slice(x.normal.as_slice());
+    }
+    let py = run.py();
+    tuple(
+        py,
+        vec![column(py, distance).into_py_any(py)?],
+        id_columns::<Q::Id>(py, ids),
+        vec![
+            column(py, entering).into_py_any(py)?,
+            table(py, point, D)?.into_py_any(py)?,
+            table(py, normal, D)?.into_py_any(py)?,
         ],
     )
 }

@@ -490,6 +490,23 @@ impl PyScene {
         on_scene!(&scene, s => queries::cast_rays(s, &args))
     }
 
+    /// The next crossing of each ray beyond `after` within its largest distance: (distance,
+    /// ids…, entering, point, normal).
+    fn next_crossing(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        after: Bound<'_, PyAny>,
+        max_distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let scene = self.now(origins.py());
+        let mut args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
+        args.after = Some(after);
+        on_scene!(&scene, s => queries::next_crossing(s, &args))
+    }
+
     /// Whether each ray hits a body within its largest distance.
     fn hits_any(
         &self,

@@ -5,7 +5,7 @@ use nalgebra::{Point, SVector, Unit};
 
 use core::cmp::Ordering;
 
-use crate::hit::{Hit, Span};
+use crate::hit::{Crossing, Hit, Span};
 use crate::real::Real;
 
 /// Sorts a scene's spans as its span queries list them: by `enter` (by value: `-0.0` and `0.0`
@@ -75,6 +75,17 @@ pub struct BodySpan<T: Real> {
     pub span: Span<T>,
 }
 
+/// The next crossing along a ray in a scene ([`Scene::next_crossing`](crate::Scene::next_crossing)):
+/// the body's id and where the ray crosses its surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyCrossing<T: Real, const D: usize = 3> {
+    /// The id of the body crossed.
+    pub body: usize,
+    /// The crossing: an end of the body's own `ray_span`, its bits.
+    pub crossing: Crossing<T, D>,
+}
+
 /// The body of a scene nearest to a point ([`Scene::nearest`](crate::Scene::nearest)): its id,
 /// the point's signed distance to it, and the nearest point of its surface with the outward normal
 /// there, the bits its own [`PointQuery`](crate::PointQuery) gives.
@@ -134,5 +145,20 @@ impl<T: Real, const D: usize> Answer for BodyNearest<T, D> {
     #[inline]
     fn found(&self) -> &BodyNearest<T, D> {
         self
+    }
+}
+
+impl<T: Real, const D: usize> Answer for BodyCrossing<T, D> {
+    type Id = usize;
+    type Found = Crossing<T, D>;
+
+    #[inline]
+    fn id(&self) -> usize {
+        self.body
+    }
+
+    #[inline]
+    fn found(&self) -> &Crossing<T, D> {
+        &self.crossing
     }
 }

@@ -104,8 +104,8 @@ impl<const D: usize> Density<D> {
     /// The volume a part searches: its points' box, grown by `reach` on each side and by the
     /// bodies' typical size.
     fn volume(&self, extent: &[f32; D], reach: f32) -> f64 {
-        let grow = 2.0 * f64::from(reach.max(0.0)) + self.size;
-        extent.iter().map(|&e| f64::from(e) + grow).product()
+        let margin = 2.0 * f64::from(reach.max(0.0)) + self.size;
+        extent.iter().map(|&e| f64::from(e) + margin).product()
     }
 
     /// What a gathering for a part of `extent` within `reach` found: `found`, all of them
@@ -152,7 +152,7 @@ pub(super) struct Candidates<const D: usize> {
     groups: Vec<Node<D>>,
     /// The nodes the gathering has yet to visit.
     stack: Vec<u32>,
-    /// Each group's lanes within the limit and their bounds, from the point last bounded
+    /// Each group's lanes within the cutoff and their bounds, from the point last bounded
     /// ([`Candidates::bound`]).
     bounds: Vec<(u32, [f32; WIDTH])>,
 }
@@ -191,8 +191,8 @@ impl<const D: usize> Candidates<D> {
         complete
     }
 
-    /// Gathers every body `filter` keeps whose bound from `lower` is at most `limit`; `false`
-    /// (with `most` of them found, and no groups) once more than `most` are. It walks the
+    /// Gathers every body `filter` keeps whose bound from `lower` is at most `cutoff`; `false`
+    /// (with `most` of them found, and no groups) once more than `most` are. It descends the
     /// hierarchy itself rather than through the one descent (`descend!`): it keeps its stack
     /// from block to block, and loads only nodes, since a candidate is taken with its lane's box
     /// and its body is not read here (the descent prefetches every body it meets).
@@ -202,7 +202,7 @@ impl<const D: usize> Candidates<D> {
         &mut self,
         scene: &Scene<T, D, S>,
         lower: &LowerBound<D>,
-        limit: f32,
+        cutoff: f32,
         most: usize,
         filter: &mut impl FnMut(usize) -> bool,
     ) -> bool {
@@ -215,7 +215,7 @@ impl<const D: usize> Candidates<D> {
         self.stack.push(0);
         while let Some(index) = self.stack.pop() {
             let (node, used) = scene.hierarchy.raw(index as usize);
-            let (mut kept, _) = lower.within(&node, limit);
+            let (mut kept, _) = lower.within(&node, cutoff);
             kept &= used;
             while kept != 0 {
                 let k = kept.trailing_zeros() as usize;
@@ -251,14 +251,14 @@ impl<const D: usize> Candidates<D> {
     }
 
     /// Bounds every candidate from `lower` (kept for [`Candidates::each_bounded`]); the id of
-    /// one of smallest bound among those at most `limit` (a NaN bound counts as `−∞`), or
+    /// one of smallest bound among those at most `cutoff` (a NaN bound counts as `−∞`), or
     /// `None` where there is none.
     #[inline(always)]
-    fn bound(&mut self, lower: &LowerBound<D>, limit: f32) -> Option<usize> {
+    fn bound(&mut self, lower: &LowerBound<D>, cutoff: f32) -> Option<usize> {
         self.bounds.clear();
         let mut least = (f32::INFINITY, None);
         for group in &self.groups {
-            let (kept, bounds) = lower.within(group, limit);
+            let (kept, bounds) = lower.within(group, cutoff);
             let kept = kept & group.used();
             for (k, (&bound, &child)) in bounds.iter().zip(&group.child).enumerate() {
                 let bound = if bound.is_nan() {
@@ -276,29 +276,29 @@ impl<const D: usize> Candidates<D> {
     }
 
     /// Calls `visit` on the id of each candidate whose bound from the last point bounded is at
-    /// most `limit`, in increasing id; `visit` may lower the limit for those after it.
+    /// most `cutoff`, in increasing id; `visit` may lower the cutoff for those after it.
     #[inline(always)]
-    fn each_bounded(&self, mut limit: f32, mut visit: impl FnMut(usize, &mut f32)) {
+    fn each_bounded(&self, mut cutoff: f32, mut visit: impl FnMut(usize, &mut f32)) {
         for (group, &(kept, bounds)) in self.groups.iter().zip(&self.bounds) {
             for (k, (&bound, &child)) in bounds.iter().zip(&group.child).enumerate() {
-                if kept >> k & 1 != 0 && !(bound > limit) {
-                    visit(child as usize, &mut limit);
+                if kept >> k & 1 != 0 && !(bound > cutoff) {
+                    visit(child as usize, &mut cutoff);
                 }
             }
         }
     }
 
-    /// Calls `visit` on the id of each candidate whose bound from `lower` is at most `limit`, in
-    /// increasing id; `visit` gives the limit for the candidates after it (it may lower it).
+    /// Calls `visit` on the id of each candidate whose bound from `lower` is at most `cutoff`, in
+    /// increasing id; `visit` gives the cutoff for the candidates after it (it may lower it).
     #[inline(always)]
-    fn each(&self, lower: &LowerBound<D>, mut limit: f32, mut visit: impl FnMut(usize) -> f32) {
+    fn each(&self, lower: &LowerBound<D>, mut cutoff: f32, mut visit: impl FnMut(usize) -> f32) {
         for group in &self.groups {
-            let (mut kept, _) = lower.within(group, limit);
+            let (mut kept, _) = lower.within(group, cutoff);
             kept &= group.used();
             while kept != 0 {
                 let k = kept.trailing_zeros() as usize;
                 kept &= kept - 1;
-                limit = visit(group.child[k] as usize);
+                cutoff = visit(group.child[k] as usize);
             }
         }
     }
@@ -469,27 +469,26 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         p: &Point<T, D>,
         max: f64,
         max_distance: T,
-        reach: f32,
+        mut cutoff: f32,
     ) -> Option<(usize, T)> {
         let lower = LowerBound::of(p);
         let mut best: Option<(usize, T)> = None;
-        let mut limit = reach;
-        let measure = |id: usize, best: &mut Option<(usize, T)>, limit: &mut f32| {
+        let measure = |id: usize, best: &mut Option<(usize, T)>, cutoff: &mut f32| {
             let body = &self.bodies[id];
             if body.is_within(p, best.map_or(max_distance, |(_, d)| d)) {
                 let d = body.signed_distance(p);
                 let wide = d.to_wide();
                 if wide <= max && better(best.map(|(b, bd)| (b, bd.to_wide())), id, wide) {
                     *best = Some((id, d));
-                    *limit = <f32 as Real>::from_wide_up(wide);
+                    *cutoff = <f32 as Real>::from_wide_up(wide);
                 }
             }
         };
-        let first = candidates.bound(&lower, reach)?;
-        measure(first, &mut best, &mut limit);
-        candidates.each_bounded(limit, |id, limit| {
+        let first = candidates.bound(&lower, cutoff)?;
+        measure(first, &mut best, &mut cutoff);
+        candidates.each_bounded(cutoff, |id, cutoff| {
             if id != first {
-                measure(id, &mut best, limit);
+                measure(id, &mut best, cutoff);
             }
         });
         best
@@ -527,7 +526,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
         mut answer: impl FnMut(&[usize]),
     ) {
         let limit = distance.to_wide();
-        let reach = <f32 as Real>::from_wide_up(limit);
+        let cutoff = <f32 as Real>::from_wide_up(limit);
         let mut candidates = Candidates::new();
         // The lists of a block's points, one after another, and where each is.
         let mut lists = Vec::new();
@@ -553,7 +552,7 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                 let gathered = candidates.attempt(
                     self,
                     &box_,
-                    reach,
+                    cutoff,
                     (part.len(), most),
                     &mut density,
                     filter,
@@ -569,11 +568,11 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
                 for j in part {
                     let p = &points[j];
                     let start = lists.len();
-                    candidates.each(&LowerBound::of(p), reach, |id| {
+                    candidates.each(&LowerBound::of(p), cutoff, |id| {
                         if self.bodies[id].is_within(p, distance) {
                             lists.push(id);
                         }
-                        reach
+                        cutoff
                     });
                     at[j] = start..lists.len();
                 }

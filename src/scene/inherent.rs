@@ -7,9 +7,13 @@ use alloc::vec::Vec;
 
 use nalgebra::Point;
 
-use super::answer::{BodyHit, BodySpan};
-use super::instance::{InstanceHit, InstanceNearest, InstanceSpan, InstancedScene};
-use super::periodic::{Image, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan};
+use super::answer::{BodyCrossing, BodyHit, BodySpan};
+use super::instance::{
+    InstanceCrossing, InstanceHit, InstanceNearest, InstanceSpan, InstancedScene,
+};
+use super::periodic::{
+    Image, PeriodicCrossing, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan,
+};
 use super::plain::Scene;
 use super::surface::{Geometry, Proximity};
 use crate::hit::Span;
@@ -18,10 +22,10 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::traits::Cast;
 
-/// The inherent ray queries of kind `$kind` (whose ids are `$id`, hits `$hit` and spans
-/// `$span`), each calling the [`Geometry`] method of its name.
+/// The inherent ray queries of kind `$kind` (whose ids are `$id`, hits `$hit`, spans `$span`
+/// and crossings `$crossing`), each calling the [`Geometry`] method of its name.
 macro_rules! inherent {
-    ($kind:ident, $id:ty, $hit:ty, $span:ty, shared if $($sync:tt)+) => {
+    ($kind:ident, $id:ty, $hit:ty, $span:ty, $crossing:ty, shared if $($sync:tt)+) => {
         impl<T: Real, const D: usize, S: Cast<T, D>> $kind<T, D, S> {
             /// [`Geometry::cast_ray`]: the first hit within `[0, max_distance]`.
             #[inline]
@@ -75,6 +79,31 @@ macro_rules! inherent {
                 filter: impl FnMut(usize) -> bool,
             ) -> bool {
                 Geometry::hits_any_filtered(self, ray, max_distance, filter)
+            }
+
+            /// [`Geometry::next_crossing`]: the next crossing of a body's surface beyond
+            /// `after`, within `max_distance`.
+            #[inline]
+            pub fn next_crossing(
+                &self,
+                ray: &Ray<T, D>,
+                after: T,
+                max_distance: T,
+            ) -> Option<$crossing> {
+                Geometry::next_crossing(self, ray, after, max_distance)
+            }
+
+            /// [`Geometry::next_crossing_filtered`]: the next crossing over the items `filter`
+            /// keeps.
+            #[inline]
+            pub fn next_crossing_filtered(
+                &self,
+                ray: &Ray<T, D>,
+                after: T,
+                max_distance: T,
+                filter: impl FnMut(usize) -> bool,
+            ) -> Option<$crossing> {
+                Geometry::next_crossing_filtered(self, ray, after, max_distance, filter)
             }
 
             /// [`Geometry::ray_spans_to`]: the spans that meet the segment `[0, max_distance]`.
@@ -420,12 +449,20 @@ macro_rules! inherent_proximity {
 
 // Each kind is shared by threads where its bodies are: an instanced scene's scenes are held in
 // `Arc`s, which asks them to be `Send` too.
-inherent!(Scene, usize, BodyHit<T, D>, BodySpan<T>, shared if Sync);
+inherent!(
+    Scene,
+    usize,
+    BodyHit<T, D>,
+    BodySpan<T>,
+    BodyCrossing<T, D>,
+    shared if Sync
+);
 inherent!(
     InstancedScene,
     (usize, usize),
     InstanceHit<T, D>,
     InstanceSpan<T>,
+    InstanceCrossing<T, D>,
     shared if Sync + Send
 );
 inherent!(
@@ -433,6 +470,7 @@ inherent!(
     (usize, Image<D>),
     PeriodicHit<T, D>,
     PeriodicSpan<T, D>,
+    PeriodicCrossing<T, D>,
     shared if Sync
 );
 inherent_proximity!(

@@ -132,15 +132,15 @@ impl<const D: usize> LowerBound<D> {
     }
 
     /// The children of `node` that may hold a body whose reported signed distance is at most
-    /// `limit` (rounded up to `f32`), as bits (bit `k` for child `k`; an unused child's bit is
+    /// `cutoff` (rounded up to `f32`), as bits (bit `k` for child `k`; an unused child's bit is
     /// the caller's to clear, as `Scene::sweep` and the nearest search do), and
     /// each child's bound: no larger than the signed distance any body below it reports (module
-    /// documentation). A child is left out only where its bound exceeds `limit`; a NaN bound
+    /// documentation). A child is left out only where its bound exceeds `cutoff`; a NaN bound
     /// leaves nothing out.
     #[inline(always)]
-    pub(crate) fn within(&self, node: &Node<D>, limit: f32) -> (u32, [f32; WIDTH]) {
+    pub(crate) fn within(&self, node: &Node<D>, cutoff: f32) -> (u32, [f32; WIDTH]) {
         let bounds = self.bounds(node);
-        let kept = lanes(|k| !(bounds[k] > limit));
+        let kept = lanes(|k| !(bounds[k] > cutoff));
         (kept, bounds)
     }
 

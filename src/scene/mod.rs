@@ -16,6 +16,7 @@
 //! - [`proximity`]: a scene's nearest body to a point and its bodies within a distance.
 //! - [`bulk`]: the proximity batches, each block of neighbouring points' candidates gathered in
 //!   one descent.
+//! - [`crossing`]: the next crossing along a ray, a span's next end and the normal there.
 //! - [`instance`]: [`Instance`] and [`InstancedScene`], scenes placed at offsets.
 //! - [`periodic`]: [`PeriodicScene`], bodies repeated on a lattice without end.
 //! - [`moved`]: a query's origin or point moved by an exact offset, the scene asked from there
@@ -33,7 +34,7 @@
 //! - [`lower_bound`]: a point's signed distance to a node's children's boxes, from below, with
 //!   the argument why a skipped child holds no answer.
 //! - [`mod@prefetch`]: loading the children a traversal meets ahead of their visit.
-//! - [`traverse`]: the one descent, the depth-first walk and the breadth-first sweep the queries
+//! - [`traverse`]: the one descent, the depth-first and the breadth-first visits the queries
 //!   share.
 //! - [`asked`]: the point a proximity query is asked at (a point, or a point moved exactly).
 //! - [`search`]: one nearest search as a state advanced a node at a time, so that batches run
@@ -51,6 +52,7 @@ mod answer;
 mod asked;
 mod build;
 mod bulk;
+mod crossing;
 mod hierarchy;
 mod inherent;
 mod insert;
@@ -71,11 +73,14 @@ mod surface;
 mod traverse;
 mod wide;
 
-pub use answer::{Answer, BodyHit, BodyNearest, BodySpan};
-pub use instance::{Instance, InstanceHit, InstanceNearest, InstanceSpan, InstancedScene};
+pub use answer::{Answer, BodyCrossing, BodyHit, BodyNearest, BodySpan};
+pub use instance::{
+    Instance, InstanceCrossing, InstanceHit, InstanceNearest, InstanceSpan, InstancedScene,
+};
 pub use order::batch_order;
 pub use periodic::{
-    Image, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan, Periodicity, REACH_BOXES,
+    Image, PeriodicCrossing, PeriodicHit, PeriodicNearest, PeriodicScene, PeriodicSpan,
+    Periodicity, REACH_BOXES,
 };
 pub use plain::Scene;
 pub use surface::{Geometry, Proximity};

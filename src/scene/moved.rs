@@ -31,11 +31,12 @@ use nalgebra::{Point, SVector, Unit};
 
 use super::answer::BodyNearest;
 use super::asked::Asked;
+use super::crossing::{crossing_at, next_end};
 use super::lower_bound::LowerBound;
 use super::plain::Scene;
 use super::probe::{self, F64Probe, on_line};
 use crate::core::exact::two_sum;
-use crate::hit::{Hit, Span};
+use crate::hit::{Crossing, Hit, Span};
 use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::{Real, narrow, widen};
@@ -344,6 +345,51 @@ pub(crate) fn first<T: Real, const D: usize, S: Cast<T, D>>(
     }
 }
 
+/// The next crossing along `ray` beyond `after`, up to `limit`, over the bodies of `scene` that
+/// `filter` keeps, translated by `v` ([`crate::Geometry::next_crossing_filtered`]): each body's span
+/// found as [`spans`] finds it, its next end; the lowest body on equal distances, and that
+/// body's id. A translation leaves the normals as they are.
+pub(crate) fn next_crossing<T: Real, const D: usize, S: Cast<T, D>>(
+    scene: &Scene<T, D, S>,
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+    after: T,
+    limit: T,
+    mut filter: impl FnMut(usize) -> bool,
+) -> Option<(usize, Crossing<T, D>)> {
+    let (origin, apart, beyond) = Moved::of(ray.origin(), v)?.parts();
+    let moved = ray.moved_to(origin);
+    let Some((wide, lo)) = beyond else {
+        let found = scene.next_crossing_filtered(&moved, after, limit, filter)?;
+        return Some((found.body, found.crossing));
+    };
+    let after = after.to_wide();
+    if after.is_nan() {
+        return None;
+    }
+    let line = ray.in_f64_from(wide);
+    let cast = |id, body: &S, best: f64| {
+        if !filter(id) {
+            return None;
+        }
+        let span = match body.moved_span(Sealed(()), &line, lo, None) {
+            Some(span) => span.map(|s| Span {
+                enter: T::from_wide(s.enter),
+                exit: T::from_wide(s.exit),
+            }),
+            None => body.ray_span(&moved),
+        }?;
+        let end = next_end(&span, after, best)?;
+        let crossing = crossing_at(body, &moved, &line, lo, &span, end);
+        Some((end.0.to_wide(), crossing))
+    };
+    on_line!(&moved, apart, |probe| scene.first(
+        &probe,
+        limit.to_wide(),
+        cast
+    ))
+}
+
 /// Whether `ray` hits a body of `scene` that `filter` keeps, translated by `v`, at a distance in
 /// `[0, max_distance]`.
 pub(crate) fn hits_any<T: Real, const D: usize, S: Cast<T, D>>(
@@ -383,7 +429,7 @@ pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
     let line = F64Probe::of(&moved, radius.map_or(0.0, Real::to_wide) + apart);
     let bodies = scene.bodies();
     let wide_radius = radius.map(Real::to_wide);
-    scene.walk(
+    scene.visit_depth_first(
         |node| line.crosses(node),
         |id| {
             if !filter(id) {
@@ -429,7 +475,7 @@ pub(crate) fn containing<T: Real, const D: usize, S: Cast<T, D>>(
         None => core::array::from_fn(|i| rounded[i].to_wide()),
     };
     let bodies = scene.bodies();
-    scene.walk(
+    scene.visit_depth_first(
         |node| probe::containing::<D, T>(node, &at),
         |id| {
             if filter(id) {

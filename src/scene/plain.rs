@@ -4,12 +4,13 @@
 
 use alloc::vec::Vec;
 
-use nalgebra::Point;
+use nalgebra::{Point, SVector};
 
-use super::answer::{BodyHit, BodySpan, sort_by_entry};
+use super::answer::{BodyCrossing, BodyHit, BodySpan, sort_by_entry};
+use super::crossing::{crossing_at, next_end};
 use super::hierarchy::Hierarchy;
 use super::node::{self, MAX_BODIES};
-use super::probe::{self, F64Probe, Line, entry_limit, on_line};
+use super::probe::{self, F64Probe, Line, entry_cutoff, on_line};
 use super::ray_batch::{self, Trace};
 use super::surface::{Geometry, Kind, ball, filtered_lengths};
 use crate::cast::assert_lengths;
@@ -310,7 +311,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     }
 
     /// Every span `span_of` gives (kept by `keep`) over the bodies `filter` keeps whose nodes
-    /// `crosses` accepts (as [`Scene::walk`] asks), into `spans`, sorted by entry, then by id.
+    /// `crosses` accepts (as [`Scene::visit_depth_first`] asks), into `spans`, sorted by entry, then by id.
     fn spans(
         &self,
         crosses: impl FnMut(&node::Node<D>) -> u32,
@@ -319,7 +320,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
         mut span_of: impl FnMut(&S) -> Option<Span<T>>,
     ) {
         spans.clear();
-        self.walk(crosses, |id| {
+        self.visit_depth_first(crosses, |id| {
             if filter(id)
                 && let Some(span) = span_of(&self.bodies[id])
             {
@@ -331,17 +332,17 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
     }
 
     /// Whether `hits` holds for a body `filter` keeps whose child `line` meets with an entry of
-    /// at most `within`.
+    /// at most `cutoff`.
     fn any(
         &self,
         line: &impl Line<D>,
-        within: f32,
+        cutoff: f32,
         mut filter: impl FnMut(usize) -> bool,
         mut hits: impl FnMut(&S) -> bool,
     ) -> bool {
         let mut found = false;
-        self.walk(
-            |node| line.meets(node, within).0,
+        self.visit_depth_first(
+            |node| line.meets(node, cutoff).0,
             |id| {
                 found = filter(id) && hits(&self.bodies[id]);
                 !found
@@ -364,10 +365,38 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
     type Id = usize;
     type Hit = BodyHit<T, D>;
     type Span = BodySpan<T>;
+    type Crossing = BodyCrossing<T, D>;
 
     #[inline]
     fn items(&self) -> usize {
         self.bodies.len()
+    }
+
+    /// The first-hit traversal, a body's answer its span's next end.
+    fn next_crossing_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        after: T,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> Option<BodyCrossing<T, D>> {
+        let after = after.to_wide();
+        if after.is_nan() {
+            return None;
+        }
+        let wide = ray.in_f64_from(Point::from(ray.origin().coords.map(Real::to_wide)));
+        let cast = |id, body: &S, limit: f64| {
+            if !filter(id) {
+                return None;
+            }
+            let span = body.ray_span(ray)?;
+            let end = next_end(&span, after, limit)?;
+            let crossing = crossing_at(body, ray, &wide, SVector::zeros(), &span, end);
+            Some((end.0.to_wide(), crossing))
+        };
+        let max = max_distance.to_wide();
+        let found = on_line!(ray, 0.0, |line| self.first(&line, max, cast));
+        found.map(|(body, crossing)| BodyCrossing { body, crossing })
     }
 
     #[inline(always)]
@@ -408,7 +437,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
         let hits = |body: &S| body.cast_ray(ray, max_distance).is_some();
         on_line!(ray, 0.0, |line| self.any(
             &line,
-            entry_limit(max),
+            entry_cutoff(max),
             filter,
             hits
         ))
@@ -430,10 +459,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
         // A span meeting the segment has its points on the segment in the body's box (grown by
         // the ball's radius): the probe of the first hits keeps the child, its entry at most
         // that of the nearest of them (`src/scene/probe/mod.rs`).
-        let within = entry_limit(max);
+        let cutoff = entry_cutoff(max);
         let meets = |span: &Span<T>| span.exit.to_wide() >= 0.0 && span.enter.to_wide() <= max;
         on_line!(ray, grow, |line| self.spans(
-            |node| line.meets(node, within).0,
+            |node| line.meets(node, cutoff).0,
             spans,
             filter,
             |body| match radius {
@@ -452,7 +481,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
     ) {
         bodies.clear();
         let p: [f64; D] = core::array::from_fn(|i| point[i].to_wide());
-        self.walk(
+        self.visit_depth_first(
             |node| probe::containing::<D, T>(node, &p),
             |id| {
                 if filter(id) && self.bodies[id].contains(point) {

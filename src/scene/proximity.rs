@@ -53,12 +53,12 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         let lower = LowerBound::of(point);
         let mut best: Option<(usize, T, A)> = None;
         let mut best_at: Option<(usize, f64)> = None;
-        let mut limit = <f32 as Real>::from_wide_up(max);
+        let mut cutoff = <f32 as Real>::from_wide_up(max);
         self.with_stack((0u32, 0.0f32), |stack| {
             let mut top = 0;
             let mut next: Pending = (0, f32::NEG_INFINITY);
             while descend!(
-                self, stack, top, next, limit, nearest_last;
+                self, stack, top, next, cutoff, nearest_last;
                 body(id) => {
                     let bar = best.as_ref().map_or(max_distance, |(_, d, _)| *d);
                     if let Some((d, answer)) = ask(id, bar) {
@@ -66,13 +66,13 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         if at <= max && better(best_at, id, at) {
                             best = Some((id, d, answer));
                             best_at = Some((id, at));
-                            limit = <f32 as Real>::from_wide_up(at);
+                            cutoff = <f32 as Real>::from_wide_up(at);
                         }
                     }
                 }
                 node(index) => {
                     let (node, used) = self.hierarchy.raw(index);
-                    let (kept, bounds) = lower.within(&node, limit);
+                    let (kept, bounds) = lower.within(&node, cutoff);
                     (kept & used, bounds, node.child)
                 }
             ) {}
@@ -369,9 +369,9 @@ impl<T: Real, const D: usize, S: PointQuery<T, D>> Scene<T, D, S> {
             return;
         }
         let lower = point.lower_bound();
-        let reach = <f32 as Real>::from_wide_up(limit);
-        self.sweep(
-            |node| lower.within(node, reach).0,
+        let cutoff = <f32 as Real>::from_wide_up(limit);
+        self.visit_breadth_first(
+            |node| lower.within(node, cutoff).0,
             |id| {
                 if filter(id) && point.is_within(&self.bodies[id], distance) {
                     found(id);

@@ -30,7 +30,7 @@ pub(super) struct Search<T: Real, const D: usize, P = Point<T, D>> {
     /// The best body so far and its signed distance.
     best: Option<(usize, T)>,
     /// The bound a child must not exceed to hold a body that counts.
-    limit: f32,
+    cutoff: f32,
     /// The child to visit next.
     next: Pending,
     /// The entries on this search's stack.
@@ -51,7 +51,7 @@ impl<T: Real, const D: usize, P: Asked<T, D>> Search<T, D, P> {
             max_distance,
             max,
             best: None,
-            limit: <f32 as Real>::from_wide_up(max),
+            cutoff: <f32 as Real>::from_wide_up(max),
             next: (0, f32::NEG_INFINITY),
             top: 0,
         })
@@ -63,7 +63,7 @@ impl<T: Real, const D: usize, P: Asked<T, D>> Search<T, D, P> {
     #[inline]
     pub(super) fn knowing(&mut self, best: (usize, T)) {
         self.best = Some(best);
-        self.limit = <f32 as Real>::from_wide_up(best.1.to_wide());
+        self.cutoff = <f32 as Real>::from_wide_up(best.1.to_wide());
     }
 
     /// The best body found and its signed distance: once the search has run to its end, the
@@ -84,7 +84,7 @@ impl<T: Real, const D: usize, P: Asked<T, D>> Search<T, D, P> {
         filter: &mut impl FnMut(usize) -> bool,
     ) -> bool {
         descend!(
-            scene, stack, self.top, self.next, self.limit, nearest_last;
+            scene, stack, self.top, self.next, self.cutoff, nearest_last;
             body(id) => {
                 let body = &scene.bodies[id];
                 let bar = self.best.map_or(self.max_distance, |(_, bd)| bd);
@@ -94,13 +94,13 @@ impl<T: Real, const D: usize, P: Asked<T, D>> Search<T, D, P> {
                     let best = self.best.map(|(b, bd)| (b, bd.to_wide()));
                     if d <= self.max && better(best, id, d) {
                         self.best = Some((id, distance));
-                        self.limit = <f32 as Real>::from_wide_up(d);
+                        self.cutoff = <f32 as Real>::from_wide_up(d);
                     }
                 }
             }
             node(index) => {
                 let (node, used) = scene.hierarchy.raw(index);
-                let (kept, bounds) = self.lower.within(&node, self.limit);
+                let (kept, bounds) = self.lower.within(&node, self.cutoff);
                 (kept & used, bounds, node.child)
             }
         )

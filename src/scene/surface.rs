@@ -24,7 +24,7 @@ use nalgebra::Point;
 
 use super::answer::{Answer, BodyNearest};
 use crate::cast::assert_lengths;
-use crate::hit::{Hit, Span};
+use crate::hit::{Crossing, Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 
@@ -87,6 +87,9 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
     /// A span: the body's [`Geometry::Id`] and its [`Span`].
     type Span: Answer<Id = Self::Id, Found = Span<T>> + Copy + Debug + PartialEq;
 
+    /// A crossing of a body's surface: the body's [`Geometry::Id`] and its [`Crossing`].
+    type Crossing: Answer<Id = Self::Id, Found = Crossing<T, D>> + Copy + Debug + PartialEq;
+
     /// How many items a filter is asked about: bodies, or an instanced scene's instances.
     fn items(&self) -> usize;
 
@@ -128,6 +131,33 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
         spans: &mut Vec<Self::Span>,
         filter: impl FnMut(usize) -> bool,
     );
+
+    /// The next crossing of a body's surface along `ray` beyond `after`, over the items `filter`
+    /// keeps: of the ends `enter` and `exit` of every body's span along the line
+    /// ([`Cast::ray_span`](crate::Cast::ray_span)) where `enter < exit` (a line that only
+    /// touches a body crosses nothing), the one with the smallest distance `d` such that
+    /// `after < d <= max_distance` and `d >= 0` (a crossing behind the origin is never answered:
+    /// a ray that starts inside a body first leaves it), with its bits; on equal distances the
+    /// lowest id. So `after = previous.distance` walks the crossings in order, each once (where
+    /// several bodies are crossed at one distance, the lowest is answered and the others are
+    /// passed over; the spans list them all), and a negative `after` includes a crossing at 0.
+    /// `None` where there is none, and for a NaN `after` or `max_distance`.
+    ///
+    /// The normal is the body's outward one at the crossing, found by the body's own cast of
+    /// the line (for an exit, of the line reversed). For a shape of your own it is the normal of
+    /// its `cast_ray` at an entry and of a cast back from beyond the exit (right for convex
+    /// solids), or the ray's direction where that cast misses.
+    ///
+    /// A query visits every body whose box the ray meets before the answer, from the origin:
+    /// a long flight continued by `after` costs more at each step than one restarted at the
+    /// crossing, which in turn rounds the origin.
+    fn next_crossing_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        after: T,
+        max_distance: T,
+        filter: impl FnMut(usize) -> bool,
+    ) -> Option<Self::Crossing>;
 
     /// Clears `found`, then fills it with every body (of the items `filter` keeps) that contains
     /// `point` ([`Shape::contains`](crate::Shape::contains)), in increasing id.
@@ -287,6 +317,36 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
     #[inline]
     fn ray_spans_to(&self, ray: &Ray<T, D>, max_distance: T, spans: &mut Vec<Self::Span>) {
         self.spans_filtered(ray, None, max_distance, spans, |_| true);
+    }
+
+    /// The next crossing of a body's surface along `ray` beyond the distance `after`, entering
+    /// or leaving, within `max_distance`: [`Geometry::next_crossing_filtered`] over every body.
+    ///
+    /// # Example
+    ///
+    /// The crossings of two overlapping discs, in order:
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Answer, Circle, Geometry, Ray, Scene};
+    ///
+    /// let discs = vec![
+    ///     Circle::new(Point2::new(2.0, 0.0), 1.0)?,
+    ///     Circle::new(Point2::new(3.0, 0.0), 1.0)?,
+    /// ];
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(discs);
+    /// let ray = Ray::new(Point2::origin(), Vector2::x())?;
+    /// let (mut after, mut seen) = (-1.0, Vec::new());
+    /// while let Some(next) = scene.next_crossing(&ray, after, f64::INFINITY) {
+    ///     seen.push((next.id(), next.crossing.distance, next.crossing.entering));
+    ///     after = next.crossing.distance;
+    /// }
+    /// assert_eq!(seen, [(0, 1.0, true), (1, 2.0, true), (0, 3.0, false), (1, 4.0, false)]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    fn next_crossing(&self, ray: &Ray<T, D>, after: T, max_distance: T) -> Option<Self::Crossing> {
+        self.next_crossing_filtered(ray, after, max_distance, |_| true)
     }
 
     /// [`Geometry::ray_spans_to`] over the items for which `filter(item)` is true.

@@ -1,10 +1,10 @@
 //! The traversals the queries share: one descent ([`descend!`]) into which each query passes its
 //! body test and its node test, and where it keeps the children it has yet to visit. First hits,
 //! sphere casts and nearest searches keep them on a stack, nearest on top, and skip those beyond
-//! the best answer; the walk of the queries that visit every child met (spans, any-hit,
-//! `containing`) keeps them on a stack in no order; the sweep of `within` in a [`Queue`], breadth
-//! first, so that the loads of the children it prefetches have time to arrive (a stack visits
-//! them at once). The stack lives on the call stack where the hierarchy is shallow enough
+//! the best answer; the depth-first visit of the queries that visit every child met (spans,
+//! any-hit, `containing`) keeps them on a stack in no order; the breadth-first visit of `within`
+//! in a [`Queue`], so that the loads of the children it prefetches have time to arrive (a stack
+//! visits them at once). The stack lives on the call stack where the hierarchy is shallow enough
 //! ([`Scene::with_stack`]).
 
 use alloc::vec::Vec;
@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use super::node::{Node, WIDTH, body_of};
 use super::plain::Scene;
 use super::prefetch::prefetch;
-use super::probe::{Line, entry_limit};
+use super::probe::{Line, entry_cutoff};
 use crate::real::Real;
 
 /// The stack a traversal keeps on the call stack: enough for a hierarchy of 21 levels (about
@@ -84,28 +84,28 @@ pub(super) fn better(best: Option<(usize, f64)>, id: usize, d: f64) -> bool {
 }
 
 /// One step of the descent every traversal runs (first hits and sphere casts, nearest searches,
-/// the walks of any-hit, spans and `containing`, and the sweep of `within`): visits the child
+/// the unordered visits of any-hit, spans and `containing`, and the breadth-first visit of `within`): visits the child
 /// `$next` (a `(child, key)` pair), then finds the one to visit after it; `false` once none is
 /// left.
 ///
-/// - A body: `$body` runs with `$id` its id (it may lower `$limit`).
+/// - A body: `$body` runs with `$id` its id (it may lower `$cutoff`).
 /// - A node: `$node` runs with `$index` its index and gives the children that may hold an
 ///   answer as bits (bit `k` for child `k`, unused children cleared), each child's key (a lower
 ///   bound on what it can answer) and the node's children. Each kept child is prefetched; the
 ///   nearest becomes `$next` and the others go on `$stack` above `$top`, the farthest deepest
 ///   (`sorted`), or in lane order with only the nearest picked out (`nearest_last`: for nearest
-///   searches, where sorting measured slower than it saved); or, for the walks that visit every
+///   searches, where sorting measured slower than it saved); or, for the unordered visits of every
 ///   child accepted, all pushed in lane order (children only, `$stack` holding no keys) and the
 ///   last popped next, with no gathering (`unordered`), or all queued, `$stack` a [`Queue`] (`queued`, with `$top` unused).
 /// - Where the step kept no child, `$next` is the child on top of the stack whose key does not
-///   exceed `$limit` (strictly greater ones hold nothing that counts; equal keys are still
+///   exceed `$cutoff` (strictly greater ones hold nothing that counts; equal keys are still
 ///   visited, for the lowest id), those above it dropped; or the queue's head.
 ///
 /// A macro rather than a function taking closures: a shared helper measured slower for
 /// `nearest_batch`, whose searches interleave; here each query's tests are written into the loop.
 macro_rules! descend {
     (
-        $scene:expr, $stack:expr, $top:expr, $next:expr, $limit:expr, $order:ident;
+        $scene:expr, $stack:expr, $top:expr, $next:expr, $cutoff:expr, $order:ident;
         body($id:ident) => $body:block
         node($index:ident) => $node:block
     ) => {{
@@ -118,10 +118,10 @@ macro_rules! descend {
             let (bits, keys, children): (u32, [f32; WIDTH], [u32; WIDTH]) = $node;
             kept = descend!(@place $order, $scene, $stack, $top, $next, bits, keys, children);
         }
-        kept || descend!(@pop $order, $stack, $top, $next, $limit)
+        kept || descend!(@pop $order, $stack, $top, $next, $cutoff)
     }};
     // The next child: from the queue's head, in the order queued.
-    (@pop queued, $queue:expr, $top:expr, $next:expr, $limit:expr) => {
+    (@pop queued, $queue:expr, $top:expr, $next:expr, $cutoff:expr) => {
         match $queue.pop() {
             Some(child) => {
                 $next = (child, 0.0);
@@ -132,7 +132,7 @@ macro_rules! descend {
     };
     // The next child: from the stack's top, which holds children without keys (every child
     // kept counts).
-    (@pop unordered, $stack:expr, $top:expr, $next:expr, $limit:expr) => {
+    (@pop unordered, $stack:expr, $top:expr, $next:expr, $cutoff:expr) => {
         if $top == 0 {
             false
         } else {
@@ -141,15 +141,15 @@ macro_rules! descend {
             true
         }
     };
-    // The next child: from the stack's top, skipping those whose key exceeds the limit.
-    (@pop $order:ident, $stack:expr, $top:expr, $next:expr, $limit:expr) => {
+    // The next child: from the stack's top, skipping those whose key exceeds the cutoff.
+    (@pop $order:ident, $stack:expr, $top:expr, $next:expr, $cutoff:expr) => {
         loop {
             if $top == 0 {
                 break false;
             }
             $top -= 1;
             $next = $stack[$top];
-            if !($next.1 > $limit) {
+            if !($next.1 > $cutoff) {
                 break true;
             }
         }
@@ -269,9 +269,9 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
 
     /// Visits, depth first ([`descend!`], in no order), every child that `enters` accepts (it
     /// gives a node's accepted children as bits, bit `k` for child `k`; it sees an unused
-    /// child's box finite, and the walk drops that child), and calls `body` on the id of each
+    /// child's box finite, and the visit drops that child), and calls `body` on the id of each
     /// body among them, until it returns `false`.
-    pub(super) fn walk(
+    pub(super) fn visit_depth_first(
         &self,
         mut enters: impl FnMut(&Node<D>) -> u32,
         mut body: impl FnMut(usize) -> bool,
@@ -297,12 +297,12 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         });
     }
 
-    /// Visits every child that `enters` accepts, as [`Scene::walk`] does but breadth first
+    /// Visits every child that `enters` accepts, as [`Scene::visit_depth_first`] does but breadth first
     /// ([`descend!`], `queued`): each child accepted is prefetched and queued, and is visited
     /// only after the children queued before it, so that its load has the time they take to
     /// arrive (`within` runs faster so than depth first, `docs/performance.md`, "Scene
     /// proximity").
-    pub(super) fn sweep(
+    pub(super) fn visit_breadth_first(
         &self,
         mut enters: impl FnMut(&Node<D>) -> u32,
         mut body: impl FnMut(usize),
@@ -341,12 +341,12 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         let mut best: Option<(usize, A)> = None;
         let mut best_at: Option<(usize, f64)> = None;
         // The entry a child must not exceed to hold a hit that counts.
-        let mut within = entry_limit(max);
+        let mut cutoff = entry_cutoff(max);
         self.with_stack((0, 0.0f32), |stack| {
             let mut top = 0;
             let mut next = (0u32, 0.0f32);
             while descend!(
-                self, stack, top, next, within, sorted;
+                self, stack, top, next, cutoff, sorted;
                 body(id) => {
                     let limit = best_at.map_or(max, |(_, d)| d);
                     if let Some((d, answer)) = cast(id, &self.bodies[id], limit)
@@ -354,12 +354,12 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     {
                         best = Some((id, answer));
                         best_at = Some((id, d));
-                        within = entry_limit(d);
+                        cutoff = entry_cutoff(d);
                     }
                 }
                 node(index) => {
                     let node = &self.hierarchy.nodes[index];
-                    let (met, enter) = self.hierarchy.meets(line, node, within);
+                    let (met, enter) = self.hierarchy.meets(line, node, cutoff);
                     (met, enter, node.child)
                 }
             ) {}

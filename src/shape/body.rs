@@ -1,7 +1,7 @@
 //! Any of raysweep's solids ([`Body`]), for scenes that mix them: each query is the solid's own,
 //! through one dispatch ([`on_solid`]).
 
-use nalgebra::{Point, SVector};
+use nalgebra::{Point, SVector, Unit};
 
 use super::{Ellipsoid, Sphere};
 use crate::bounds::Aabb;
@@ -137,6 +137,16 @@ impl<T: Real, const D: usize> Cast<T, D> for Body<T, D> {
         lo: SVector<f64, D>,
     ) -> Option<bool> {
         on_solid!(self, s => s.moved_contains(token, p, lo))
+    }
+
+    #[doc(hidden)]
+    fn line_entry_normal(
+        &self,
+        token: Sealed,
+        ray: &Ray<f64, D>,
+        lo: SVector<f64, D>,
+    ) -> Option<Option<Unit<SVector<f64, D>>>> {
+        on_solid!(self, s => s.line_entry_normal(token, ray, lo))
     }
 
     /// The solid's own batch.

@@ -448,6 +448,74 @@ fn general_offsets_in_f32_against_the_exact_translation_in_f64() {
     assert!(hits > 100, "only {hits} of 400 rays hit");
 }
 
+/// `f32` balls at general offsets (origins moved by them round): each next crossing, one after
+/// another along the ray, is the next end of the spans the scene lists (each the loop's span of
+/// its translated body), and its normal the ball's radial one at the crossing.
+#[test]
+fn next_crossings_at_general_offsets_follow_the_spans() {
+    let rng = &mut StdRng::seed_from_u64(13);
+    let balls: Vec<Sphere<f32, 3>> = (0..40)
+        .map(|_| {
+            let c = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(0.0..6.0));
+            Sphere::new(of(c), rng.random_range(0.3..1.2)).unwrap()
+        })
+        .collect();
+    let block = Arc::new(Scene::new(balls));
+    let instances: Vec<Instance<f32, 3, Sphere<f32, 3>>> = (0..20)
+        .map(|_| {
+            let at = SVector::<f32, 3>::from_fn(|_, _| rng.random_range(-12.0..12.0f32) + 0.1);
+            Instance::new(block.clone(), at).unwrap()
+        })
+        .collect();
+    let scene = InstancedScene::new(instances);
+    let mut crossed = 0;
+    for _ in 0..200 {
+        let origin = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(-25.0..25.0));
+        let aim = SVector::<f64, 3>::from_fn(|_, _| rng.random_range(-10.0..16.0));
+        let ray = Ray::new(of::<f32, 3>(origin), (aim - origin).map(|v| v as f32)).unwrap();
+        let mut spans = Vec::new();
+        scene.ray_spans(&ray, &mut spans);
+        let mut after = f32::NEG_INFINITY;
+        loop {
+            let mut want: Option<(f64, (usize, usize), bool)> = None;
+            for s in spans.iter().filter(|s| s.span.enter < s.span.exit) {
+                let ends = [(s.span.enter, true), (s.span.exit, false)];
+                if let Some((e, entering)) = ends.into_iter().find(|(e, _)| *e > after && *e >= 0.0)
+                {
+                    let key = (f64::from(e), (s.instance, s.body), entering);
+                    if want.is_none_or(|w| (key.0, key.1) < (w.0, w.1)) {
+                        want = Some(key);
+                    }
+                }
+            }
+            let got = scene.next_crossing(&ray, after, f32::INFINITY);
+            let got_key = got.map(|c| {
+                (
+                    f64::from(c.crossing.distance),
+                    (c.instance, c.body),
+                    c.crossing.entering,
+                )
+            });
+            assert_eq!(got_key, want, "{ray:?} after {after}");
+            let Some(c) = got else { break };
+            crossed += 1;
+            let placed = &scene.instances()[c.instance];
+            let ball = &placed.scene().bodies()[c.body];
+            let centre = ball.center().coords.map(f64::from) + placed.offset().map(f64::from);
+            let at = ray.origin().coords.map(f64::from)
+                + ray.dir().map(f64::from) * f64::from(c.crossing.distance);
+            let radial = (at - centre) / f64::from(ball.radius());
+            let normal = c.crossing.normal.map(f64::from);
+            assert!(
+                (normal - radial).norm() < 1e-5,
+                "{ray:?}: normal {normal:?} against {radial:?}"
+            );
+            after = c.crossing.distance;
+        }
+    }
+    assert!(crossed > 200, "only {crossed} crossings");
+}
+
 #[test]
 fn bad_offsets_empty_scenes_and_bad_queries() {
     let ball: Arc<Scene<f64, 3, Sphere<f64>>> =

@@ -2,7 +2,8 @@
 //! exactly as the loop over its pairs answers it, bit for bit: a plain scene's bodies, an
 //! instanced scene's `(instance, body)` pairs, a periodic scene's `(body, image)` pairs (every
 //! image within reach), each body translated exactly by its pair's offset. First hits and sphere
-//! casts, any hit, the spans and sphere spans meeting a segment, their union, `containing`,
+//! casts, any hit, the spans and sphere spans meeting a segment, their union, the next
+//! crossings one after another, `containing`,
 //! `nearest` and `within`, filtered and not, and every batch (and `_par` form) against its single
 //! queries; in both widths and both dimensions, on mixed bodies (duplicates, nesting, flat boxes,
 //! thin rotated ellipsoids) and a lattice of boxes sharing faces.
@@ -172,6 +173,89 @@ fn loop_spans<I: Copy + Ord, T: Real, const D: usize>(
     spans
 }
 
+/// The loop's next crossing beyond `after` within `max` over the pairs whose item `keep` keeps:
+/// of the ends of every span with `enter < exit`, the smallest distance `d` with
+/// `after < d <= max` and `d >= 0`, the lowest id on equal ones; its id, distance and way.
+fn loop_next<I: Copy + Ord, T: Real, const D: usize>(
+    pairs: &[Pair<I, T, D>],
+    (o, d): (&SVector<f64, D>, &SVector<f64, D>),
+    after: T,
+    max: T,
+    keep: &dyn Fn(usize) -> bool,
+) -> Option<(I, u64, bool)> {
+    let (after, limit) = (after.to_wide(), max.to_wide());
+    let mut best: Option<(f64, I, T, bool)> = None;
+    for pair in pairs.iter().filter(|p| keep(p.item)) {
+        let Some(span) = pair.body.ray_span(&ray_at::<T, D>(o, d, &pair.offset)) else {
+            continue;
+        };
+        if span.enter.to_wide() >= span.exit.to_wide() {
+            continue;
+        }
+        for (end, entering) in [(span.enter, true), (span.exit, false)] {
+            let e = end.to_wide();
+            if !(e > after && e >= 0.0 && e <= limit) {
+                continue;
+            }
+            if best
+                .as_ref()
+                .is_none_or(|(bd, bi, _, _)| e < *bd || (e == *bd && pair.id < *bi))
+            {
+                best = Some((e, pair.id, end, entering));
+            }
+            break;
+        }
+    }
+    best.map(|(_, id, end, entering)| (id, end.to_wide().to_bits(), entering))
+}
+
+/// The crossings of `g` along the ray `(o, d)`, one after another from `first_after`, each
+/// against the loop over `pairs`, and its normal a unit vector facing the right way.
+fn check_crossings<G: Geometry<T, D>, T: Real, const D: usize>(
+    g: &G,
+    pairs: &[Pair<G::Id, T, D>],
+    (o, d): (&SVector<f64, D>, &SVector<f64, D>),
+    (first_after, max): (T, T),
+    keep: &dyn Fn(usize) -> bool,
+    what: &dyn Fn() -> String,
+) {
+    let ray: Ray<T, D> = ray_at(o, d, &SVector::zeros());
+    let mut after = first_after;
+    for step in 0..24 {
+        let want = loop_next(pairs, (o, d), after, max, keep);
+        let got = g.next_crossing_filtered(&ray, after, max, keep);
+        let got_bits = got.as_ref().map(|c| {
+            let x = c.found();
+            (c.id(), x.distance.to_wide().to_bits(), x.entering)
+        });
+        assert_eq!(
+            got_bits,
+            want,
+            "next_crossing step {step} after {after:?}: {}",
+            what()
+        );
+        let Some(c) = got else { break };
+        let x = c.found();
+        let n: SVector<f64, D> = x.normal.map(Real::to_wide);
+        let facing = n.dot(&ray.dir().map(Real::to_wide));
+        assert!(
+            (n.norm() - 1.0).abs() < 1e-6,
+            "a unit normal: {x:?}, {}",
+            what()
+        );
+        assert!(
+            if x.entering {
+                facing <= 1e-6
+            } else {
+                facing >= -1e-6
+            },
+            "the normal faces the way crossed: {x:?}, {}",
+            what()
+        );
+        after = x.distance;
+    }
+}
+
 /// The union of sorted spans, merged by hand.
 fn merged<T: Real>(spans: &[Span<T>]) -> Vec<(u64, u64)> {
     let mut out: Vec<(f64, f64, T, T)> = Vec::new();
@@ -285,6 +369,8 @@ fn check<G, T: Real, const D: usize>(
                 .map(|(i, s)| (*i, bits(s).0, bits(s).1))
                 .collect();
             assert_eq!(spans_of(&spans), wanted, "sphere_spans_to {}", what());
+            let after = T::from_wide([-1.0, 0.0, dyadic(rng, 0.0..reach)][rng.random_range(0..3)]);
+            check_crossings(g, pairs, (o, d), (after, max), keep, &what);
         }
         for p in points {
             let point: Point<T, D> = of(*p);

@@ -52,7 +52,7 @@ use super::probe::{self, F64Probe, Line, on_line};
 use super::ray_batch;
 use super::surface::{Geometry, Kind, Proximity, ball};
 use crate::error::{Error, check_finite};
-use crate::hit::{Hit, Span};
+use crate::hit::{Crossing, Hit, Span};
 use crate::point::PointQuery;
 use crate::ray::Ray;
 use crate::real::Real;
@@ -134,13 +134,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Instance<T, D, S> {
         }
         let (lower, upper) = self.scene.hierarchy.node(0).union();
         let far = v.iter().fold(0.0f64, |m, c| m.max(c.abs()));
-        let grow = |i: usize| {
+        let pad = |i: usize| {
             let local = f64::from(lower[i].abs().max(upper[i].abs()));
             slack::<T>() * (D as f64 * far + local)
         };
         (
-            core::array::from_fn(|i| T::from_wide_down(f64::from(lower[i]) + v[i] - grow(i))),
-            core::array::from_fn(|i| T::from_wide_up(f64::from(upper[i]) + v[i] + grow(i))),
+            core::array::from_fn(|i| T::from_wide_down(f64::from(lower[i]) + v[i] - pad(i))),
+            core::array::from_fn(|i| T::from_wide_up(f64::from(upper[i]) + v[i] + pad(i))),
         )
     }
 }
@@ -169,6 +169,19 @@ pub struct InstanceSpan<T: Real> {
     pub body: usize,
     /// The translated body's span along the line.
     pub span: Span<T>,
+}
+
+/// The next crossing along a ray in an instanced scene: the instance, the body of its scene,
+/// and where the ray crosses that body translated by the instance's offset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct InstanceCrossing<T: Real, const D: usize = 3> {
+    /// The instance's index in [`InstancedScene::instances`].
+    pub instance: usize,
+    /// The body's id in the instance's scene.
+    pub body: usize,
+    /// The crossing: an end of the translated body's span.
+    pub crossing: Crossing<T, D>,
 }
 
 /// Instances (scenes placed at offsets) with a hierarchy over them. Every query answers what a
@@ -313,7 +326,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
     }
 
     /// The spans of the bodies of the instances `filter` keeps whose boxes `crosses` accepts
-    /// (as [`Scene::walk`] asks), each kept by `keep`, into `spans` (cleared first), sorted.
+    /// (as [`Scene::visit_depth_first`] asks), each kept by `keep`, into `spans` (cleared first), sorted.
     fn spans(
         &self,
         crosses: impl FnMut(&Node<D>) -> u32,
@@ -324,7 +337,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> InstancedScene<T, D, S> {
         keep: impl Fn(&Span<T>) -> bool,
     ) {
         spans.clear();
-        self.top.walk(crosses, |instance| {
+        self.top.visit_depth_first(crosses, |instance| {
             if filter(instance) {
                 let placed = &self.instances()[instance];
                 let found = |body, span| {
@@ -356,11 +369,42 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
     type Id = (usize, usize);
     type Hit = InstanceHit<T, D>;
     type Span = InstanceSpan<T>;
+    type Crossing = InstanceCrossing<T, D>;
 
     /// The instances: a filter keeps or drops an instance with all its bodies.
     #[inline]
     fn items(&self) -> usize {
         self.instances().len()
+    }
+
+    /// Each instance the line meets, nearest first, is asked for its next crossing up to the
+    /// best so far (as for the first hit).
+    fn next_crossing_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        after: T,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> Option<InstanceCrossing<T, D>> {
+        if after.to_wide().is_nan() {
+            return None;
+        }
+        let max = max_distance.to_wide();
+        let cast = |instance, placed: &Instance<T, D, S>, best: f64| {
+            if !filter(instance) {
+                return None;
+            }
+            let limit = T::from_wide(up_to::<T>(best, max));
+            let (body, crossing) =
+                moved::next_crossing(&placed.scene, &placed.offset, ray, after, limit, |_| true)?;
+            Some((crossing.distance.to_wide(), (body, crossing)))
+        };
+        let found = on_line!(ray, 0.0, |line| self.top.first(&line, max, cast));
+        found.map(|(instance, (body, crossing))| InstanceCrossing {
+            instance,
+            body,
+            crossing,
+        })
     }
 
     /// Each instance the line meets, nearest first, is asked for its first answer up to the
@@ -404,10 +448,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
         if !(max >= 0.0) {
             return false;
         }
-        let within = probe::entry_limit(max);
+        let cutoff = probe::entry_cutoff(max);
         let mut found = false;
-        on_line!(ray, 0.0, |line| self.top.walk(
-            |node| line.meets(node, within).0,
+        on_line!(ray, 0.0, |line| self.top.visit_depth_first(
+            |node| line.meets(node, cutoff).0,
             |instance| {
                 found = filter(instance) && {
                     let placed = &self.instances()[instance];
@@ -434,10 +478,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
         let Some(grow) = ball(radius).filter(|_| max >= 0.0) else {
             return;
         };
-        let within = probe::entry_limit(max);
+        let cutoff = probe::entry_cutoff(max);
         let meets = |span: &Span<T>| span.exit.to_wide() >= 0.0 && span.enter.to_wide() <= max;
         on_line!(ray, grow, |line| self.spans(
-            |node| line.meets(node, within).0,
+            |node| line.meets(node, cutoff).0,
             ray,
             radius,
             spans,
@@ -454,7 +498,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
     ) {
         found.clear();
         let p: [f64; D] = core::array::from_fn(|i| point[i].to_wide());
-        self.top.walk(
+        self.top.visit_depth_first(
             |node| probe::containing::<D, T>(node, &p),
             |instance| {
                 if filter(instance) {
@@ -540,9 +584,9 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> Proximity<T, D>
             return;
         }
         let lower = LowerBound::of(point);
-        let reach = <f32 as Real>::from_wide_up(limit);
-        self.top.sweep(
-            |node| lower.within(node, reach).0,
+        let cutoff = <f32 as Real>::from_wide_up(limit);
+        self.top.visit_breadth_first(
+            |node| lower.within(node, cutoff).0,
             |instance| {
                 if filter(instance) {
                     let placed = &self.instances()[instance];
@@ -559,6 +603,21 @@ impl<T: Real, const D: usize, S: Cast<T, D> + PointQuery<T, D>> Proximity<T, D>
             },
         );
         found.sort_unstable();
+    }
+}
+
+impl<T: Real, const D: usize> Answer for InstanceCrossing<T, D> {
+    type Id = (usize, usize);
+    type Found = Crossing<T, D>;
+
+    #[inline]
+    fn id(&self) -> (usize, usize) {
+        (self.instance, self.body)
+    }
+
+    #[inline]
+    fn found(&self) -> &Crossing<T, D> {
+        &self.crossing
     }
 }
 

@@ -1,7 +1,7 @@
 //! The hierarchy's nodes as stored: each child's box in 8-bit steps on a grid of the node's own,
 //! a node of four children in one 64-byte cache line (three dimensions), where a [`Node`] node
 //! of `f32` planes takes 112 bytes. A query reads a node's steps decoded to `f32` planes
-//! ([`Sides`] for the first hits' test, [`Packed::raw`] for the walks, [`Packed::decode`] where the
+//! ([`Sides`] for the first hits' test, [`Packed::raw`] for the unordered visits, [`Packed::decode`] where the
 //! unused children's boxes must be empty), exactly as the argument below says, so that the `f32`
 //! lanes' test (`src/scene/probe/f32.rs`) and the `f64` probe (`src/scene/probe/mod.rs`) hold unchanged.
 //!
@@ -91,7 +91,7 @@ impl<const D: usize> Packed<D> {
     }
 
     /// The node, decoded as [`Packed::decode`] does but for its unused children, whose boxes are
-    /// left finite (the caller drops them by [`Packed::used`]): the cheaper read of the walks.
+    /// left finite (the caller drops them by [`Packed::used`]): the cheaper read of the unordered visits.
     #[inline(always)]
     pub(crate) fn raw(&self, full: &[Planes<D>]) -> Node<D> {
         let planes = if self.full == QUANTISED {
@@ -439,9 +439,9 @@ mod tests {
                     extent = extent.max(hi - lo);
                     magnitude = magnitude.max(hi.abs()).max(lo.abs());
                 }
-                let reach = 254.0 * 2f64.powi(104);
+                let widest = 254.0 * 2f64.powi(104);
                 assert!(
-                    extent > reach / 2.0 || magnitude > f64::from(f32::MAX) - reach,
+                    extent > widest / 2.0 || magnitude > f64::from(f32::MAX) - widest,
                     "{made:?} did not encode"
                 );
                 continue;

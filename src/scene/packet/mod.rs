@@ -6,11 +6,11 @@
 //!
 //! Each ray keeps what its single cast keeps: its own line ([`F32Probe`], the same parameters in
 //! the same `f32` operations, so the argument of `src/scene/probe/f32.rs` holds lane by lane),
-//! its own limit, best answer and entry limit. A child is stacked with the rays that meet it
-//! (each ray's entry no further than its entry limit) and each of their entries; when it is
-//! popped, the rays whose entry limit has since fallen below their entry are dropped from it,
+//! its own limit, best answer and entry cutoff. A child is stacked with the rays that meet it
+//! (each ray's entry no further than its entry cutoff) and each of their entries; when it is
+//! popped, the rays whose entry cutoff has since fallen below their entry are dropped from it,
 //! and a body is cast only for the rays left. A child is so dropped for a ray only where its
-//! entry exceeds the ray's entry limit, which never falls below that of the ray's final answer:
+//! entry exceeds the ray's entry cutoff, which never falls below that of the ray's final answer:
 //! the child that holds the final answer, whose entry is at most that (the probe's argument), is
 //! never dropped, and equal entries are still visited, for the lowest id. So the body of each
 //! ray's answer is cast for it, every body cast is one the loop casts too, and the best answer
@@ -37,7 +37,7 @@ use super::answer::BodyHit;
 use super::node::packed::{Packed, QUANTISED};
 use super::node::{Sides, WIDTH, body_of};
 use super::plain::Scene;
-use super::probe::{F32Probe, entry_limit};
+use super::probe::{F32Probe, entry_cutoff};
 use super::traverse::{better, stack_size};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::Four;
@@ -113,12 +113,12 @@ impl<const D: usize> Packet<D> {
     }
 
     /// The rays that meet each child of `node` with an entry no further than their limit
-    /// `within` (8 bits a child, child `k`'s from bit `8k`), and their entries, in lanes `L`.
+    /// `cutoffs` (8 bits a child, child `k`'s from bit `8k`), and their entries, in lanes `L`.
     #[inline(always)]
     fn meets<L: Eight>(
         &self,
         node: &impl Sides<D>,
-        within: &[f32; LANES],
+        cutoffs: &[f32; LANES],
         enters: &mut [[f32; LANES]; WIDTH],
     ) -> u64 {
         let mut near = [[0.0f32; WIDTH]; D];
@@ -129,10 +129,10 @@ impl<const D: usize> Packet<D> {
         }
         let mut met = 0;
         for h in 0..HALVES {
-            let limit = L::load(eight(within, h));
+            let cutoff = L::load(eight(cutoffs, h));
             for k in 0..WIDTH {
                 let mut enter = L::splat(0.0);
-                let mut exit = limit;
+                let mut exit = cutoff;
                 for i in 0..D {
                     let to_near = L::splat(near[i][k])
                         .sub(L::load(eight(&self.near[i], h)))
@@ -207,7 +207,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
         if self.hierarchy.nodes.is_empty() || packet.rays & ahead == 0 {
             return best;
         }
-        let mut within = max.map(entry_limit);
+        let mut cutoffs = max.map(entry_cutoff);
         'traverse: {
             let mut top = 0;
             let (mut child, mut rays) = (0u32, packet.rays & ahead);
@@ -223,17 +223,17 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         {
                             best[j] = Some((id, answer));
                             best_at[j] = Some((id, d));
-                            within[j] = entry_limit(d);
+                            cutoffs[j] = entry_cutoff(d);
                         }
                     }
                 } else {
                     let node = &self.hierarchy.nodes[child as usize];
                     let mut met = if node.full == QUANTISED {
-                        packet.meets::<L>(node, &within, &mut enters)
+                        packet.meets::<L>(node, &cutoffs, &mut enters)
                     } else {
                         packet.meets::<L>(
                             &self.hierarchy.full[node.full as usize],
-                            &within,
+                            &cutoffs,
                             &mut enters,
                         )
                     };
@@ -279,7 +279,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                         continue;
                     }
                 }
-                // The next child: the top of the stack, with the rays still within their limit.
+                // The next child: the top of the stack, with the rays still cutoffs their limit.
                 loop {
                     if top == 0 {
                         break 'traverse;
@@ -288,7 +288,7 @@ impl<T: Real, const D: usize, S> Scene<T, D, S> {
                     let entry = &stack[top];
                     (child, rays) = (
                         entry.child,
-                        entry.rays & at_most::<L>(&entry.enter, &within),
+                        entry.rays & at_most::<L>(&entry.enter, &cutoffs),
                     );
                     if rays != 0 {
                         break;

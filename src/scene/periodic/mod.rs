@@ -37,7 +37,7 @@ use super::surface::Proximity;
 use crate::core::exact::Products;
 use crate::error::{Error, check_finite};
 use crate::fused::detected_products;
-use crate::hit::{Hit, Span};
+use crate::hit::{Crossing, Hit, Span};
 use crate::point::PointQuery;
 use crate::real::Real;
 use crate::shape::Body;
@@ -133,6 +133,18 @@ pub struct PeriodicHit<T: Real, const D: usize = 3> {
     pub image: Image<D>,
     /// The hit: distance and normal those of the translated body, the point in the medium.
     pub hit: Hit<T, D>,
+}
+
+/// The next crossing along a ray in a periodic scene: the body, the image it was crossed in,
+/// and where the ray crosses the body translated into that image.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodicCrossing<T: Real, const D: usize = 3> {
+    /// The body's id.
+    pub body: usize,
+    /// The image the body was crossed in.
+    pub image: Image<D>,
+    /// The crossing: an end of the translated body's span.
+    pub crossing: Crossing<T, D>,
 }
 
 /// Where a line crosses one body of a periodic scene in one image.
@@ -235,12 +247,11 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
                 high[a] = high[a].max(hi[a].to_wide());
             }
         }
-        // Grown by a few ulps of the width: a body's own box is rounded to the width.
+        // Moved outward ([`pad`]).
         let bounds = bounds.map(|(low, high)| {
-            let grow = |v: f64| 4.0 * T::EPSILON_WIDE * v.abs();
             (
-                core::array::from_fn(|a| low[a] - grow(low[a])),
-                core::array::from_fn(|a| high[a] + grow(high[a])),
+                core::array::from_fn(|a| low[a] - pad::<T>(low[a])),
+                core::array::from_fn(|a| high[a] + pad::<T>(high[a])),
             )
         });
         PeriodicScene {
@@ -277,14 +288,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     /// If the scene holds `2^31 − 2` bodies already, as [`Scene::push`].
     pub fn push(&mut self, body: S) -> usize {
         let (lo, hi) = box_of(&body);
-        let grow = |v: f64| 4.0 * T::EPSILON_WIDE * v.abs();
         let (low, high) = self
             .bounds
             .get_or_insert(([f64::INFINITY; D], [f64::NEG_INFINITY; D]));
         for a in 0..D {
             let (l, h) = (lo[a].to_wide(), hi[a].to_wide());
-            low[a] = low[a].min(l - grow(l));
-            high[a] = high[a].max(h + grow(h));
+            low[a] = low[a].min(l - pad::<T>(l));
+            high[a] = high[a].max(h + pad::<T>(h));
         }
         self.scene.push(body)
     }
@@ -413,4 +423,11 @@ impl<T: Real, const D: usize> Answer for PeriodicNearest<T, D> {
     fn found(&self) -> &BodyNearest<T, D> {
         &self.nearest
     }
+}
+
+/// How far a bound `v` of the bodies' boxes is moved outward: a few ulps of the width, since a
+/// body's own box is rounded to the width.
+#[inline]
+fn pad<T: Real>(v: f64) -> f64 {
+    4.0 * T::EPSILON_WIDE * v.abs()
 }

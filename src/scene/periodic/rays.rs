@@ -14,8 +14,8 @@ use nalgebra::Point;
 
 use super::lattice::Vector;
 use super::walk::Walk;
-use super::{Image, PeriodicHit, PeriodicScene, PeriodicSpan};
-use crate::hit::{Hit, Span};
+use super::{Image, PeriodicCrossing, PeriodicHit, PeriodicScene, PeriodicSpan};
+use crate::hit::{Crossing, Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
 use crate::scene::answer::Answer;
@@ -170,11 +170,63 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
     type Id = (usize, Image<D>);
     type Hit = PeriodicHit<T, D>;
     type Span = PeriodicSpan<T, D>;
+    type Crossing = PeriodicCrossing<T, D>;
 
     /// The bodies: a filter keeps or drops a body with all its images.
     #[inline]
     fn items(&self) -> usize {
         self.scene.len()
+    }
+
+    /// The images in the order the ray reaches their boxes, each asked for its next crossing up
+    /// to the best so far. A long flight continued by `after` asks every image from the origin.
+    fn next_crossing_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        after: T,
+        max_distance: T,
+        mut filter: impl FnMut(usize) -> bool,
+    ) -> Option<PeriodicCrossing<T, D>> {
+        let max = max_distance.to_wide();
+        if !(max >= 0.0) || after.to_wide().is_nan() {
+            return None;
+        }
+        let walk = self.walk(ray, 0.0)?;
+        let mut best: Option<(usize, Image<D>, Crossing<T, D>)> = None;
+        let distance = |best: &Option<(usize, Image<D>, Crossing<T, D>)>| {
+            best.as_ref().map_or(max, |(_, _, c)| c.distance.to_wide())
+        };
+        walk.images(max, |k| {
+            // As for the first hit: asked a little beyond the best, kept by the key.
+            let limit = up_to::<T>(distance(&best), max);
+            let v = Vector::of(k, &self.size, self.products);
+            let found = moved::next_crossing(
+                &self.scene,
+                &v,
+                ray,
+                after,
+                T::from_wide(limit),
+                &mut filter,
+            );
+            if let Some((body, crossing)) = found {
+                let key = |body: usize, k: &Image<D>, c: &Crossing<T, D>| {
+                    (c.distance.to_wide(), body, *k)
+                };
+                let better = best.as_ref().is_none_or(|(b, image, found)| {
+                    key(body, k, &crossing).partial_cmp(&key(*b, image, found))
+                        == Some(Ordering::Less)
+                });
+                if better {
+                    best = Some((body, *k, crossing));
+                }
+            }
+            Some(distance(&best))
+        });
+        best.map(|(body, image, crossing)| PeriodicCrossing {
+            body,
+            image,
+            crossing,
+        })
     }
 
     /// The images in the order the ray reaches their boxes, each asked up to the best distance so
@@ -295,5 +347,20 @@ impl<T: Real, const D: usize> Answer for PeriodicSpan<T, D> {
     #[inline]
     fn found(&self) -> &Span<T> {
         &self.span
+    }
+}
+
+impl<T: Real, const D: usize> Answer for PeriodicCrossing<T, D> {
+    type Id = (usize, Image<D>);
+    type Found = Crossing<T, D>;
+
+    #[inline]
+    fn id(&self) -> (usize, Image<D>) {
+        (self.body, self.image)
+    }
+
+    #[inline]
+    fn found(&self) -> &Crossing<T, D> {
+        &self.crossing
     }
 }

@@ -23,20 +23,20 @@
 //! and `|t| ≥ |x|·(1 + 2^-20)·(1 − 3.01·2^-24)`. The exceptions keep these bounds in the
 //! direction that matters: a difference or product beyond `f32`'s range is an infinity of `x`'s
 //! sign (for a near parameter, the exact one is then beyond `f32::MAX`, and so are the exit and
-//! every distance a body of the child reports, while a finite `reach` is at most that); a
+//! every distance a body of the child reports, while a finite `cutoff` is at most that); a
 //! result below `2^-126` has an absolute error of at most `2^-150`, which the margin's `2^-140`
 //! exceeds; and where `nᵢ` is a zero, the infinities are those of `src/scene/probe/mod.rs`. (The origin must be
 //! finite in `f32` once moved; for origins beyond that, [`F32Probe::of`] declines, and the scene
 //! takes [`F64Probe`](super::F64Probe).)
 //!
 //! The entry is the largest near parameter and 0, the exit the smallest far parameter and
-//! `reach`. If the exact entry `X` (from the moved origin, itself at most the entry into the
+//! `cutoff`. If the exact entry `X` (from the moved origin, itself at most the entry into the
 //! bodies' boxes grown by `τ`) is positive, the computed one is at most `X·(1 + 3.01·2^-24)`,
 //! below `X·(1 + 2^-22)`; otherwise it is 0. A negative exact exit is computed negative; a
 //! positive one `Y` is computed at least `Y·(1 + 2^-20)·(1 − 3.01·2^-24)`, above `Y·(1 +
 //! 3.01·2^-24)`. So where the line meets the grown box ahead of the origin (`X ≤ Y`, `Y ≥ 0`),
 //! the computed entry is at most the computed exit; and a child whose computed entry exceeds
-//! `entry_limit(limit)` holds no hit within `limit` (`src/scene/probe/mod.rs`).
+//! `entry_cutoff(limit)` holds no hit within `limit` (`src/scene/probe/mod.rs`).
 //!
 //! Rounding to nearest, rather than outward, keeps the per-ray set-up free of branches on the
 //! data: at `10^3` spheres, where a ray costs a few hundred nanoseconds, outward rounding's
@@ -110,8 +110,8 @@ impl<const D: usize> F32Probe<D> {
 
 impl<const D: usize> Line<D> for F32Probe<D> {
     #[inline(always)]
-    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
-        let (enter, exit) = self.slabs.clip(node, [0.0; WIDTH], [reach; WIDTH]);
+    fn meets(&self, node: &impl Sides<D>, cutoff: f32) -> (u32, [f32; WIDTH]) {
+        let (enter, exit) = self.slabs.clip(node, [0.0; WIDTH], [cutoff; WIDTH]);
         (lanes(|k| enter[k] <= exit[k]), enter)
     }
 }

@@ -70,10 +70,10 @@ impl<const D: usize> F64Probe<D> {
 impl<const D: usize> Line<D> for F64Probe<D> {
     /// The stretches, with each entry rounded down to `f32` (no higher than the exact one).
     #[inline(always)]
-    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]) {
+    fn meets(&self, node: &impl Sides<D>, cutoff: f32) -> (u32, [f32; WIDTH]) {
         let Stretches { enter, exit } = self.stretches(node);
         let from = enter.map(|e| <f32 as Real>::from_wide_down(e.max(0.0)));
-        let met = lanes(|k| (enter[k] <= exit[k]) & (exit[k] >= 0.0) & (from[k] <= reach));
+        let met = lanes(|k| (enter[k] <= exit[k]) & (exit[k] >= 0.0) & (from[k] <= cutoff));
         (met, from)
     }
 }

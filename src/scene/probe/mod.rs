@@ -53,7 +53,7 @@
 //! - a body's hit distance `d` (Euclidean; the parameter along the stored direction `n`, unit
 //!   within `2^-22`, is `d/|n|`) is at least `1 − 2^-20` times the parameter at which the line
 //!   enters its box grown by `τ`, hence at least `(1 − 2^-20)/(1 + 2^-22)` times a probe's entry
-//!   for its child: a child whose entry exceeds [`entry_limit`]`(limit)` holds no hit at a distance
+//!   for its child: a child whose entry exceeds [`entry_cutoff`]`(limit)` holds no hit at a distance
 //!   up to `limit`, the best so far (equal distances are still visited, for the lowest id).
 //!
 //! The probe also takes a point ([`containing`]): a body whose `contains` holds at `p` has `p` in
@@ -76,17 +76,18 @@ pub(crate) use self::f64::F64Probe;
 /// A query's line against a node's children's boxes, for the first hits and any-hit queries.
 pub(crate) trait Line<const D: usize> {
     /// The children of `node` the line meets ahead of its origin with an entry of at most
-    /// `reach`, as bits (bit `k` for child `k`; an unused child's bit is to be cleared by the
+    /// `cutoff`, as bits (bit `k` for child `k`; an unused child's bit is to be cleared by the
     /// caller), and each child's entry: at least 0, and at most the exact one as the module's
     /// documentation bounds it.
-    fn meets(&self, node: &impl Sides<D>, reach: f32) -> (u32, [f32; WIDTH]);
+    fn meets(&self, node: &impl Sides<D>, cutoff: f32) -> (u32, [f32; WIDTH]);
 }
 
-/// The entry beyond which a child holds no hit at a distance of at most `limit` (at least 0):
+/// The cutoff for hits at a distance of at most `limit` (at least 0): the entry beyond which a
+/// child holds none. (Every traversal skips a child whose key exceeds its cutoff.) It is
 /// `limit·(1 + 2^-19)` rounded up to `f32`, above `limit·(1 + 2^-22)/(1 − 2^-20)` (the module's
 /// documentation); `+∞` beyond `f32`'s range.
 #[inline(always)]
-pub(crate) fn entry_limit(limit: f64) -> f32 {
+pub(crate) fn entry_cutoff(limit: f64) -> f32 {
     <f32 as Real>::from_wide_up(limit * (1.0 + 1.0 / 524_288.0))
 }
 
@@ -186,19 +187,19 @@ impl<P: Param, const D: usize> Slabs<P, D> {
 }
 
 impl<T: Real, const D: usize> Hierarchy<T, D> {
-    /// The children of `node` that `line` meets with an entry of at most `reach`, and their
+    /// The children of `node` that `line` meets with an entry of at most `cutoff`, and their
     /// entries ([`Line::meets`]), read from the node in steps or whole.
     #[inline(always)]
     pub(crate) fn meets(
         &self,
         line: &impl Line<D>,
         node: &Packed<D>,
-        reach: f32,
+        cutoff: f32,
     ) -> (u32, [f32; WIDTH]) {
         let (met, enter) = if node.full == QUANTISED {
-            line.meets(node, reach)
+            line.meets(node, cutoff)
         } else {
-            line.meets(&self.full[node.full as usize], reach)
+            line.meets(&self.full[node.full as usize], cutoff)
         };
         (met & node.used(), enter)
     }

@@ -207,9 +207,9 @@ impl<const D: usize> Store<D> for Planes8<D> {
     }
 
     #[inline(always)]
-    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, within: f32) -> (u32, L) {
+    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, cutoff: f32) -> (u32, L) {
         let node = &self.nodes[index as usize];
-        lines.meets(|side, i| L::load(&node.planes[side][i]), within)
+        lines.meets(|side, i| L::load(&node.planes[side][i]), cutoff)
     }
 
     #[inline(always)]

@@ -189,7 +189,7 @@ impl<const D: usize> Store<D> for Steps8<D> {
     }
 
     #[inline(always)]
-    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, within: f32) -> (u32, L) {
+    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, cutoff: f32) -> (u32, L) {
         let node = self.node(index);
         let (met, enter) = lines.meets(
             |side, i| {
@@ -197,7 +197,7 @@ impl<const D: usize> Store<D> for Steps8<D> {
                 L::bytes(&node.steps[side][i])
                     .exact_mul_add(L::splat(step), L::splat(node.origin[i]))
             },
-            within,
+            cutoff,
         );
         (met & u32::from(node.used), enter)
     }

@@ -10,7 +10,7 @@ use super::super::node::body_of;
 use super::super::packet::lanes::{Eight, F32x8};
 use super::super::plain::Scene;
 use super::super::prefetch::prefetch;
-use super::super::probe::{F32Probe, entry_limit};
+use super::super::probe::{F32Probe, entry_cutoff};
 use super::super::traverse::better;
 use super::super::traverse::stack_size;
 use super::{LANES, LEAF, Visits, Wide};
@@ -60,9 +60,9 @@ pub(super) trait Store<const D: usize> {
     fn depth(&self) -> usize;
     /// The bytes of the nodes and what they index.
     fn bytes(&self) -> usize;
-    /// The lanes of node `index` that `lines` meets with an entry of at most `within`, as
+    /// The lanes of node `index` that `lines` meets with an entry of at most `cutoff`, as
     /// bits, and their entries.
-    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, within: f32) -> (u32, L);
+    fn meets<L: Eight>(&self, index: u32, lines: &Lines<L, D>, cutoff: f32) -> (u32, L);
     /// Child `k` of node `index`: a node's index, or a leaf ([`LEAF`]).
     fn child(&self, index: u32, k: usize) -> u32;
     /// The bodies of leaf `child`: `(id, [])` for one body, else `(_, ids)`.
@@ -98,12 +98,12 @@ impl<L: Eight, const D: usize> Lines<L, D> {
     }
 
     /// The lanes whose box (`planes(side, i)`: the bounds on axis `i`, the lower ones for
-    /// `LOWER`) the line meets with an entry of at most `within`, as bits, and the entries: the
+    /// `LOWER`) the line meets with an entry of at most `cutoff`, as bits, and the entries: the
     /// operations of [`Slabs::clip`](super::super::probe::Slabs::clip), lane by lane.
     #[inline(always)]
-    pub(super) fn meets(&self, planes: impl Fn(usize, usize) -> L, within: f32) -> (u32, L) {
+    pub(super) fn meets(&self, planes: impl Fn(usize, usize) -> L, cutoff: f32) -> (u32, L) {
         let mut enter = L::splat(0.0);
-        let mut exit = L::splat(within);
+        let mut exit = L::splat(cutoff);
         for i in 0..D {
             let to_n = planes(self.side[i], i)
                 .sub(self.near[i])
@@ -173,15 +173,15 @@ impl<T: Real, const D: usize, S: Cast<T, D>, N: Store<D>, C: Tally>
         let bodies = &wide.scene.bodies;
         let mut best: Option<BodyHit<T, D>> = None;
         let mut best_at: Option<(usize, f64)> = None;
-        let mut within = entry_limit(limit);
-        let mut cast = |id: usize, within: &mut f32, tally: &mut C| {
+        let mut cutoff = entry_cutoff(limit);
+        let mut cast = |id: usize, cutoff: &mut f32, tally: &mut C| {
             tally.body();
             if let Some(hit) = bodies[id].cast_ray(ray, max) {
                 let d = hit.distance.to_wide();
                 if better(best_at, id, d) {
                     best = Some(BodyHit { body: id, hit });
                     best_at = Some((id, d));
-                    *within = entry_limit(d);
+                    *cutoff = entry_cutoff(d);
                 }
             }
         };
@@ -208,7 +208,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>, N: Store<D>, C: Tally>
         'visit: loop {
             if next & LEAF == 0 {
                 tally.node();
-                let (met, enter) = store.meets(next, &lines, within);
+                let (met, enter) = store.meets(next, &lines, cutoff);
                 if met != 0 {
                     if met & (met - 1) == 0 {
                         next = store.child(next, met.trailing_zeros() as usize);
@@ -234,10 +234,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>, N: Store<D>, C: Tally>
                 tally.leaf();
                 let (id, run) = store.leaf(next);
                 if run.is_empty() {
-                    cast(id as usize, &mut within, tally);
+                    cast(id as usize, &mut cutoff, tally);
                 } else {
                     for &id in run {
-                        cast(id as usize, &mut within, tally);
+                        cast(id as usize, &mut cutoff, tally);
                     }
                 }
             }
@@ -247,7 +247,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>, N: Store<D>, C: Tally>
                 }
                 top -= 1;
                 let (child, key) = stack[top];
-                if !(key > within) {
+                if !(key > cutoff) {
                     next = child;
                     continue 'visit;
                 }
@@ -347,7 +347,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
             return visits;
         }
         let mut best_at: Option<(usize, f64)> = None;
-        let mut within = entry_limit(limit);
+        let mut cutoff = entry_cutoff(limit);
         let mut stack = alloc::vec![(0u32, 0.0f32); stack_size(self.hierarchy.depth)];
         let mut top = 0;
         let mut next = 0u32;
@@ -359,13 +359,13 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                     let d = hit.distance.to_wide();
                     if better(best_at, id, d) {
                         best_at = Some((id, d));
-                        within = entry_limit(d);
+                        cutoff = entry_cutoff(d);
                     }
                 }
             } else {
                 visits.nodes += 1;
                 let node = &self.hierarchy.nodes[next as usize];
-                let (met, enter) = self.hierarchy.meets(&line, node, within);
+                let (met, enter) = self.hierarchy.meets(&line, node, cutoff);
                 let mut found: [(u32, f32); LANES] = [(0, f32::NEG_INFINITY); LANES];
                 let mut count = 0;
                 for (k, (&child, &key)) in node.child.iter().zip(&enter).enumerate() {
@@ -392,7 +392,7 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Scene<T, D, S> {
                 }
                 top -= 1;
                 let (child, key) = stack[top];
-                if !(key > within) {
+                if !(key > cutoff) {
                     next = child;
                     continue 'visit;
                 }

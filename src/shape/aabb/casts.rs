@@ -20,8 +20,9 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// The line's origin and the box's bounds, in the working precision, as the slab and the sweep
     /// read them for the line from `origin`: the ray's own origin and the bounds; or, where
     /// `origin` holds a vector `lo` beyond the ray's origin `o`, the origin zero and the bounds
-    /// moved by `−(o + lo)`, each `(b − o) − lo` with `b − o` split exactly by two-sum (within
-    /// an ulp of the exact difference, where the slab's own `b − o` is within half an ulp).
+    /// moved by `−(o + lo)`, each `(b − o) − lo` with `b − o` carried exactly as a sum of two
+    /// (two-sum; within an ulp of the exact difference, where the slab's own `b − o` is within
+    /// half an ulp).
     #[inline(always)]
     fn framed<O: Origin<D>>(
         &self,
