@@ -117,44 +117,50 @@ impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
         max_distance: T,
         mut filter: impl FnMut(usize) -> bool,
     ) -> Option<PeriodicHit<T, D>> {
+        let r = radius.map_or(0.0, Real::to_wide);
+        let ask =
+            |v: &Vector<D>, limit| moved::first(&self.scene, v, ray, radius, limit, &mut filter);
+        let best = self.best_image(ray, r, max_distance, ask, |hit: &Hit<T, D>| hit.distance)?;
+        let (body, image, hit) = best;
+        Some(PeriodicHit { body, image, hit })
+    }
+
+    /// The best answer over the images that `ray` (a ball of `radius` moving along it)
+    /// reaches before the best so far, each image asked by `ask(v, limit)` (its lattice vector,
+    /// and a limit a little beyond the best, so that an equal distance there is still found and
+    /// kept by the key); the smallest `distance`, on equal ones the lowest `(body, image)`.
+    fn best_image<A>(
+        &self,
+        ray: &Ray<T, D>,
+        radius: f64,
+        max_distance: T,
+        mut ask: impl FnMut(&Vector<D>, T) -> Option<(usize, A)>,
+        distance: impl Fn(&A) -> T,
+    ) -> Option<(usize, Image<D>, A)> {
         let max = max_distance.to_wide();
         if !(max >= 0.0) {
             return None;
         }
-        let walk = self.walk(ray, radius.map_or(0.0, Real::to_wide))?;
-        let mut best: Option<(usize, Image<D>, Hit<T, D>)> = None;
+        let walk = self.walk(ray, radius)?;
+        let mut best: Option<(usize, Image<D>, A)> = None;
+        let so_far = |best: &Option<(usize, Image<D>, A)>| {
+            best.as_ref().map_or(max, |(_, _, a)| distance(a).to_wide())
+        };
         walk.images(max, |k| {
-            let so_far = best
-                .as_ref()
-                .map_or(max, |(_, _, hit)| hit.distance.to_wide());
-            // An equal distance found in this image may belong to a lower body, or to this
-            // image where it is lower: asked a little beyond the best, kept by the key.
-            let limit = up_to::<T>(so_far, max);
+            let limit = up_to::<T>(so_far(&best), max);
             let v = Vector::of(k, &self.size, self.products);
-            let found = moved::first(
-                &self.scene,
-                &v,
-                ray,
-                radius,
-                T::from_wide(limit),
-                &mut filter,
-            );
-            if let Some((body, hit)) = found {
-                let key =
-                    |body: usize, k: &Image<D>, hit: &Hit<T, D>| (hit.distance.to_wide(), body, *k);
-                let better = best.as_ref().is_none_or(|(b, image, found)| {
-                    key(body, k, &hit).partial_cmp(&key(*b, image, found)) == Some(Ordering::Less)
+            if let Some((body, answer)) = ask(&v, T::from_wide(limit)) {
+                let key = (distance(&answer).to_wide(), body, *k);
+                let better = best.as_ref().is_none_or(|(b, image, a)| {
+                    key.partial_cmp(&(distance(a).to_wide(), *b, *image)) == Some(Ordering::Less)
                 });
                 if better {
-                    best = Some((body, *k, hit));
+                    best = Some((body, *k, answer));
                 }
             }
-            Some(
-                best.as_ref()
-                    .map_or(max, |(_, _, hit)| hit.distance.to_wide()),
-            )
+            Some(so_far(&best))
         });
-        best.map(|(body, image, hit)| PeriodicHit { body, image, hit })
+        best
     }
 }
 
@@ -187,42 +193,15 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
         max_distance: T,
         mut filter: impl FnMut(usize) -> bool,
     ) -> Option<PeriodicCrossing<T, D>> {
-        let max = max_distance.to_wide();
-        if !(max >= 0.0) || after.to_wide().is_nan() {
+        if after.to_wide().is_nan() {
             return None;
         }
-        let walk = self.walk(ray, 0.0)?;
-        let mut best: Option<(usize, Image<D>, Crossing<T, D>)> = None;
-        let distance = |best: &Option<(usize, Image<D>, Crossing<T, D>)>| {
-            best.as_ref().map_or(max, |(_, _, c)| c.distance.to_wide())
+        let ask = |v: &Vector<D>, limit| {
+            moved::next_crossing(&self.scene, v, ray, after, limit, &mut filter)
         };
-        walk.images(max, |k| {
-            // As for the first hit: asked a little beyond the best, kept by the key.
-            let limit = up_to::<T>(distance(&best), max);
-            let v = Vector::of(k, &self.size, self.products);
-            let found = moved::next_crossing(
-                &self.scene,
-                &v,
-                ray,
-                after,
-                T::from_wide(limit),
-                &mut filter,
-            );
-            if let Some((body, crossing)) = found {
-                let key = |body: usize, k: &Image<D>, c: &Crossing<T, D>| {
-                    (c.distance.to_wide(), body, *k)
-                };
-                let better = best.as_ref().is_none_or(|(b, image, found)| {
-                    key(body, k, &crossing).partial_cmp(&key(*b, image, found))
-                        == Some(Ordering::Less)
-                });
-                if better {
-                    best = Some((body, *k, crossing));
-                }
-            }
-            Some(distance(&best))
-        });
-        best.map(|(body, image, crossing)| PeriodicCrossing {
+        let distance = |c: &Crossing<T, D>| c.distance;
+        let (body, image, crossing) = self.best_image(ray, 0.0, max_distance, ask, distance)?;
+        Some(PeriodicCrossing {
             body,
             image,
             crossing,
