@@ -6,6 +6,32 @@ use core::fmt;
 /// borrowed from its input: it deserializes into one of the names raysweep uses.
 type ArgumentName = &'static str;
 
+/// How far from orthonormal a rotation matrix may be, in units of `f32`'s epsilon in both
+/// widths: the largest entry of `|RᵀR − I|` must not exceed
+/// `ORTHONORMAL_TOLERANCE * f32::EPSILON` (about `1.9·10⁻⁶`). So a rotation written to seven
+/// significant digits or more (stored as `f32`, printed to a file, composed from others) is
+/// accepted in either width, and the nearest orthonormal matrix used; a matrix scaled or
+/// sheared by more than that is not a rotation and is refused.
+///
+/// # Example
+///
+/// ```
+/// use raysweep::nalgebra::{Matrix2, Point2, Rotation2, Vector2};
+/// use raysweep::{Ellipsoid, Error};
+///
+/// assert_eq!(raysweep::ORTHONORMAL_TOLERANCE, 16.0);
+/// // A quarter turn written to nine digits: accepted.
+/// let written = Matrix2::new(0.0, -1.0, 1.0, 1.0e-9);
+/// let axes = Vector2::new(2.0, 1.0);
+/// let turned = Rotation2::from_matrix_unchecked(written);
+/// assert!(Ellipsoid::oriented(Point2::origin(), axes, turned).is_ok());
+/// // Scaled by 1.001: refused, with how far off it is.
+/// let scaled = Rotation2::from_matrix_unchecked(Matrix2::identity() * 1.001);
+/// let err = Ellipsoid::oriented(Point2::origin(), axes, scaled).unwrap_err();
+/// assert!(matches!(err, Error::NotOrthonormal { deviation } if deviation > 2e-3));
+/// ```
+pub const ORTHONORMAL_TOLERANCE: f64 = 16.0;
+
 /// Bad input to a constructor ([`Ray::new`](crate::Ray::new), [`Sphere::new`](crate::Sphere::new),
 /// ...). Each variant carries the offending value (as `f64`, which holds every `f32` exactly) so
 /// that the message names it.
@@ -111,7 +137,7 @@ pub enum Error {
         value: f64,
     },
     /// A rotation matrix is not orthonormal: the largest entry of `RᵀR − I` exceeds the tolerance
-    /// ([`ORTHONORMAL_TOLERANCE`](crate::ORTHONORMAL_TOLERANCE) times the width's epsilon).
+    /// ([`ORTHONORMAL_TOLERANCE`] times `f32`'s epsilon, in either width).
     NotOrthonormal {
         /// The largest entry of `|RᵀR − I|`.
         deviation: f64,
@@ -226,7 +252,9 @@ impl fmt::Display for Error {
             }
             Error::NotOrthonormal { deviation } => write!(
                 f,
-                "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e}"
+                "the rotation matrix is not orthonormal: max |RᵀR − I| entry is {deviation:e} \
+                 (at most {:e} is accepted)",
+                ORTHONORMAL_TOLERANCE * f64::from(f32::EPSILON)
             ),
         }
     }

@@ -18,9 +18,11 @@ mod sealed {
 /// A floating-point width raysweep supports: `f32` or `f64`.
 ///
 /// The trait is sealed; it exists so that shapes and rays can be generic over the width while the
-/// computations run in `f64` (an `f32` query is no slower for it, and often faster: its inputs
-/// make exact products cheap, docs/performance.md). Its constants and its conversions to and
-/// from `f64` are public for generic code; its hidden items are the crate's own.
+/// computations run in `f64`. Neither width is cheaper everywhere: `f32` inputs make exact
+/// products cheap (a sphere or ellipsoid cast takes about half the time), while `f64` boxes and
+/// far small spheres skip a step `f32` needs (docs/performance.md, "Single casts"). Its
+/// constants and its conversions to and from `f64` are public for generic code; its hidden
+/// items are the crate's own.
 ///
 /// # Example
 ///

@@ -15,5 +15,5 @@ mod sphere;
 pub use body::Body;
 pub(crate) use body::on_solid;
 pub(crate) use ellipsoid::scaled_to_unit;
-pub use ellipsoid::{Ellipse, Ellipsoid, ORTHONORMAL_TOLERANCE};
+pub use ellipsoid::{Ellipse, Ellipsoid};
 pub use sphere::{Circle, Sphere};

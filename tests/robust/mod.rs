@@ -77,7 +77,7 @@ fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
 fn orthonormal<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> bool {
     let m = m.map(wide);
     let dev = (m.transpose() * m - SMatrix::<f64, D, D>::identity()).amax();
-    dev <= raysweep::ORTHONORMAL_TOLERANCE * T::EPSILON_WIDE
+    dev <= raysweep::ORTHONORMAL_TOLERANCE * f64::from(f32::EPSILON)
 }
 
 /// A rotation from the stream: a product of plane rotations by the stream's angles (NaN and

@@ -9,22 +9,12 @@ use crate::cast::{AtRay, Beyond, Origin};
 use crate::core::exact::{Dot2, Products, div_pair};
 use crate::core::quadratic::Offset;
 use crate::core::unit::unit_and_length;
-use crate::error::{Error, check_finite};
+use crate::error::{Error, ORTHONORMAL_TOLERANCE, check_finite};
 use crate::real::{Real, widen};
 use crate::shape::inside;
 use crate::traits::Shape;
 
 mod casts;
-
-/// How far from orthonormal a rotation matrix may be, in units of the width's epsilon: the
-/// largest entry of `|RᵀR − I|` must not exceed `ORTHONORMAL_TOLERANCE * T::EPSILON`.
-///
-/// # Example
-///
-/// ```
-/// assert_eq!(raysweep::ORTHONORMAL_TOLERANCE, 16.0);
-/// ```
-pub const ORTHONORMAL_TOLERANCE: f64 = 16.0;
 
 /// A closed solid ellipsoid: the points `x` with `|diag(1/a) · Qᵀ (x − c)| ≤ 1` for centre `c`,
 /// semi-axes `a` and rotation `Q` (local axis `i` is column `i` of `Q`).
@@ -139,7 +129,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
     ///
     /// As [`Ellipsoid::new`], plus [`Error::NonFinite`] for a non-finite matrix entry and
     /// [`Error::NotOrthonormal`] when an entry of `|RᵀR − I|` exceeds
-    /// [`ORTHONORMAL_TOLERANCE`]` × ε`.
+    /// [`ORTHONORMAL_TOLERANCE`]` × f32::EPSILON` (in either width).
     ///
     /// # Example
     ///
@@ -162,7 +152,7 @@ impl<T: Real, const D: usize> Ellipsoid<T, D> {
         let m: SMatrix<f64, D, D> = rotation.matrix().map(T::to_wide);
         check_finite("rotation", m.transpose().iter().copied())?;
         let deviation = (m.transpose() * m - SMatrix::<f64, D, D>::identity()).amax();
-        if !(deviation <= ORTHONORMAL_TOLERANCE * T::EPSILON_WIDE) {
+        if !(deviation <= ORTHONORMAL_TOLERANCE * f64::from(f32::EPSILON)) {
             return Err(Error::NotOrthonormal { deviation });
         }
         Ok(Ellipsoid {

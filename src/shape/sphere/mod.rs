@@ -61,7 +61,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
         }
     }
 
-    /// The ball of `radius` around `center`. A zero radius is accepted: the ball is a point.
+    /// The ball of `radius` around `center`. A zero radius is accepted: the ball is a point
+    /// (`-0.0` is stored as `+0.0`).
     ///
     /// # Errors
     ///
@@ -75,10 +76,13 @@ impl<T: Real, const D: usize> Sphere<T, D> {
     /// use raysweep::nalgebra::Point3;
     ///
     /// assert!(Sphere::new(Point3::origin(), 0.0f32).is_ok());
+    /// let point = Sphere::new(Point3::origin(), -0.0f32)?;
+    /// assert!(point.radius().is_sign_positive());
     /// assert_eq!(
     ///     Sphere::new(Point3::origin(), f32::NAN).unwrap_err().to_string(),
     ///     "radius is not finite: NaN"
     /// );
+    /// # Ok::<(), raysweep::Error>(())
     /// ```
     pub fn new(center: Point<T, D>, radius: T) -> Result<Self, Error> {
         check_finite("center", center.iter().map(|v| v.to_wide()))?;
@@ -88,6 +92,8 @@ impl<T: Real, const D: usize> Sphere<T, D> {
                 radius: radius.to_wide(),
             });
         }
+        // `-0.0 + 0.0` is `+0.0`; every other radius is unchanged.
+        let radius = radius + T::zero();
         Ok(Sphere { center, radius })
     }
 
