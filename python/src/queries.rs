@@ -17,7 +17,7 @@ use raysweep::{
 use crate::args::{QueryArgs, clip};
 use crate::arrays::{PerRow, Width, column, table};
 use crate::bodies::Solid;
-use crate::rows::{Answers, Arranged, Csr, Ids, columns, each, ragged, ragged_blocks};
+use crate::rows::{Answers, Arranged, Columns, Csr, Ids, columns, each, ragged, ragged_blocks};
 
 /// A scene of any kind as the binding asks it: the crate's queries, and what they do not give
 /// (the spans of the whole line, which a periodic medium does not have: its Python class always
@@ -128,6 +128,23 @@ fn tuple(
     PyTuple::new(py, items)?.into_py_any(py)
 }
 
+/// Answers of one per row as numpy: (value, ids…, `between`…, point, normal).
+fn answer_tuple<T: Width, const D: usize, I: Ids>(
+    py: Python<'_>,
+    c: Columns<T>,
+    between: Vec<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let mut rest = between;
+    rest.push(table(py, c.point, D)?.into_py_any(py)?);
+    rest.push(table(py, c.normal, D)?.into_py_any(py)?);
+    tuple(
+        py,
+        vec![column(py, c.value).into_py_any(py)?],
+        id_columns::<I>(py, c.id),
+        rest,
+    )
+}
+
 /// First hits of rays, or of balls of `radius` moving along them: (distance, ids…, point,
 /// normal).
 pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
@@ -172,16 +189,7 @@ pub(crate) fn cast_rays<T: Width, const D: usize, Q: Placed<T, D>>(
         Some(a) => a.columns::<T, D>(hits, <Q::Id as Ids>::COUNT),
         None => hits,
     };
-    let py = run.py();
-    tuple(
-        py,
-        vec![column(py, hits.value).into_py_any(py)?],
-        id_columns::<Q::Id>(py, hits.id),
-        vec![
-            table(py, hits.point, D)?.into_py_any(py)?,
-            table(py, hits.normal, D)?.into_py_any(py)?,
-        ],
-    )
+    answer_tuple::<T, D, Q::Id>(run.py(), hits, Vec::new())
 }
 
 /// The next crossing of each ray beyond its `after`, within its largest distance: (distance,
@@ -207,32 +215,27 @@ pub(crate) fn next_crossing<T: Width, const D: usize, Q: Placed<T, D>>(
     })?
     .map_err(|e| rays.first_error(e))?;
     let (n, k) = (found.len(), <Q::Id as Ids>::COUNT);
-    let mut ids = vec![-1; n * k];
-    let mut distance = vec![T::INFINITY; n];
+    let mut c = Columns {
+        id: vec![-1; n * k],
+        value: vec![T::INFINITY; n],
+        point: vec![T::NAN; n * D],
+        normal: vec![T::NAN; n * D],
+    };
     let mut entering = vec![false; n];
-    let (mut point, mut normal) = (vec![T::NAN; n * D], vec![T::NAN; n * D]);
     for (i, (id, x, at)) in found
         .into_iter()
         .enumerate()
         .filter_map(|(i, f)| Some((i, f?)))
     {
-        id.write(&mut ids[i * k..(i + 1) * k]);
-        distance[i] = x.distance;
+        id.write(&mut c.id[i * k..(i + 1) * k]);
+        c.value[i] = x.distance;
         entering[i] = x.entering;
-        point[i * D..(i + 1) * D].copy_from_slice(at.coords.as_slice());
-        normal[i * D..(i + 1) * D].copy_from_slice(x.normal.as_slice());
+        c.point[i * D..(i + 1) * D].copy_from_slice(at.coords.as_slice());
+        c.normal[i * D..(i + 1) * D].copy_from_slice(x.normal.as_slice());
     }
     let py = run.py();
-    tuple(
-        py,
-        vec![column(py, distance).into_py_any(py)?],
-        id_columns::<Q::Id>(py, ids),
-        vec![
-            column(py, entering).into_py_any(py)?,
-            table(py, point, D)?.into_py_any(py)?,
-            table(py, normal, D)?.into_py_any(py)?,
-        ],
-    )
+    let entering = column(py, entering).into_py_any(py)?;
+    answer_tuple::<T, D, Q::Id>(py, c, vec![entering])
 }
 
 /// Whether each ray hits anything within its largest distance.
@@ -356,16 +359,7 @@ pub(crate) fn nearest<T: Width, const D: usize, Q: Placed<T, D>>(
             found
         }
     };
-    let py = run.py();
-    tuple(
-        py,
-        vec![column(py, found.value).into_py_any(py)?],
-        id_columns::<Q::Id>(py, found.id),
-        vec![
-            table(py, found.point, D)?.into_py_any(py)?,
-            table(py, found.normal, D)?.into_py_any(py)?,
-        ],
-    )
+    answer_tuple::<T, D, Q::Id>(run.py(), found, Vec::new())
 }
 
 /// What lies within each point's distance: (offsets, ids…). With one distance for every
