@@ -116,11 +116,11 @@ pub enum Error {
         /// The far corner there, in `f64`.
         corner: f64,
     },
-    /// A slice has the wrong number of entries: a volume not one value per cell of its grid, or
-    /// values or sums not one per ray ([`Grid::project`](crate::Grid::project),
-    /// [`Grid::backproject`](crate::Grid::backproject)).
+    /// A slice has the wrong number of entries: a volume (or occupancy) not one value per cell
+    /// of its grid, or values or sums not one per ray ([`Grid::project`](crate::Grid::project),
+    /// [`Grid::backproject`](crate::Grid::backproject), [`Grid::occupancy`](crate::Grid::occupancy)).
     Length {
-        /// Which slice: `"volume"`, `"values"` or `"sums"`.
+        /// Which slice: `"volume"`, `"cells"`, `"values"` or `"sums"`.
         #[cfg_attr(feature = "serde", serde(deserialize_with = "argument_name"))]
         what: ArgumentName,
         /// The entries it has.
@@ -278,7 +278,7 @@ where
 
 /// The argument names an [`Error`] can carry, for deserializing its `what` without allocating.
 #[cfg(feature = "serde")]
-const ARGUMENTS: [&str; 16] = [
+const ARGUMENTS: [&str; 17] = [
     "origin",
     "direction",
     "point a",
@@ -295,6 +295,7 @@ const ARGUMENTS: [&str; 16] = [
     "values",
     "sums",
     "size",
+    "cells",
 ];
 
 /// Deserializes an argument name into the matching `&'static str`.

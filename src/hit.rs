@@ -1,5 +1,7 @@
 //! What a cast returns.
 
+use alloc::vec::Vec;
+
 use nalgebra::{Point, SVector, Unit};
 
 use crate::real::Real;
@@ -114,6 +116,45 @@ impl<T: Real> Span<T> {
     #[must_use]
     pub fn length_within(&self, from: T, to: T) -> T {
         self.clipped(from, to).map_or_else(T::zero, |s| s.length())
+    }
+
+    /// Clears `union`, then fills it with the maximal intervals of the union of `spans`, which
+    /// come sorted by `enter`: a span that starts at or before the current interval's exit
+    /// (`enter <= exit`, so spans that touch are one interval) extends it. Each end is one of
+    /// the spans' ends, with its bits. What [`Geometry::union_spans`](crate::Geometry::union_spans)
+    /// does with a scene's spans, for spans of your own (a whole line's, clipped ones).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::Span;
+    ///
+    /// let spans = [(-1.0, 2.0), (0.5, 1.0), (2.0, 3.0), (5.0, 6.0)];
+    /// let mut union = Vec::new();
+    /// Span::union_of(spans.map(|(enter, exit)| Span { enter, exit }), &mut union);
+    /// assert_eq!(union, [Span { enter: -1.0, exit: 3.0 }, Span { enter: 5.0, exit: 6.0 }]);
+    /// ```
+    pub fn union_of(spans: impl IntoIterator<Item = Span<T>>, union: &mut Vec<Span<T>>) {
+        union.clear();
+        let mut current: Option<Span<T>> = None;
+        for span in spans {
+            current = Some(match current {
+                Some(open) if span.enter.to_wide() <= open.exit.to_wide() => Span {
+                    enter: open.enter,
+                    exit: if span.exit.to_wide() > open.exit.to_wide() {
+                        span.exit
+                    } else {
+                        open.exit
+                    },
+                },
+                Some(open) => {
+                    union.push(open);
+                    span
+                }
+                None => span,
+            });
+        }
+        union.extend(current);
     }
 }
 

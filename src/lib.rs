@@ -33,6 +33,7 @@
 //! | one scene placed many times (a reactor core of identical pebbles), traced as if every body were translated exactly | [`Instance`], [`InstancedScene`] |
 //! | which cells of a voxel grid does a ray cross, and for what length in each? | [`Grid::walk`], with [`Grid::flat_index`] into a C-order volume |
 //! | a volume's line integrals along many rays, and their adjoint (tomography's projector and back projector) | [`Grid::project`], [`Grid::backproject`] |
+//! | a scene as voxels: which cells' centres lie in a body (a porous sample's image, a phantom) | [`Grid::occupancy`], [`Grid::center`] |
 //! | how far is a point from the surface (negative inside), and which surface point is nearest, with which normal? | [`PointQuery::signed_distance`], [`PointQuery::closest_point`] |
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |

@@ -7,9 +7,11 @@
 //! - [`project`]: [`Grid::project`] and [`Grid::backproject`], line integrals through a volume
 //!   and their adjoint, each exactly its loop over the walks.
 //! - [`lanes`]: the projection's kernel, four walks side by side in vector lanes.
+//! - [`occupancy`]: [`Grid::occupancy`], whether each cell's centre lies in a body of a scene.
 //! - here: [`Grid`] and [`GridCell`].
 
 mod lanes;
+mod occupancy;
 mod planes;
 mod project;
 mod walk;
@@ -250,5 +252,27 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 .expect("flat_index: the position exceeds usize::MAX");
         }
         flat
+    }
+
+    /// The strides of a volume of every cell in C order, after checking that `len` (the length
+    /// of the slice named `what`) is the number of cells.
+    pub(crate) fn volume_strides(
+        &self,
+        what: &'static str,
+        len: usize,
+    ) -> Result<[usize; D], Error> {
+        let count = self.cells.iter().try_fold(1usize, |n, &c| n.checked_mul(c));
+        if count != Some(len) {
+            return Err(Error::Length {
+                what,
+                len,
+                expected: count.unwrap_or(usize::MAX),
+            });
+        }
+        let mut strides = [1; D];
+        for a in (0..D.saturating_sub(1)).rev() {
+            strides[a] = strides[a + 1] * self.cells[a + 1];
+        }
+        Ok(strides)
     }
 }

@@ -349,24 +349,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 });
         }
     }
-
-    /// The strides of a volume of every cell in C order, after checking that `len` (the length
-    /// of the slice named `what`) is the number of cells.
-    fn volume_strides(&self, what: &'static str, len: usize) -> Result<[usize; D], Error> {
-        let count = self.cells.iter().try_fold(1usize, |n, &c| n.checked_mul(c));
-        if count != Some(len) {
-            return Err(Error::Length {
-                what,
-                len,
-                expected: count.unwrap_or(usize::MAX),
-            });
-        }
-        let mut strides = [1; D];
-        for a in (0..D.saturating_sub(1)).rev() {
-            strides[a] = strides[a + 1] * self.cells[a + 1];
-        }
-        Ok(strides)
-    }
 }
 
 /// The run of a walk's contributions `adds` to the cells from `start` to `end` (both whole

@@ -478,17 +478,34 @@ pub(crate) fn containing<T: Real, const D: usize, S: Cast<T, D>>(
     scene.visit_depth_first(
         |node| probe::containing::<D, T>(node, &at),
         |id| {
-            if filter(id) {
-                let shape = &bodies[id];
-                let holds = beyond
-                    .as_ref()
-                    .and_then(|(w, lo)| shape.moved_contains(Sealed(()), w, *lo))
-                    .unwrap_or_else(|| shape.contains(&rounded));
-                if holds {
-                    found(id);
-                }
+            if filter(id) && holds(&bodies[id], &rounded, beyond.as_ref()) {
+                found(id);
             }
             true
         },
     );
+}
+
+/// Whether `shape` translated by `v` contains `point`, as [`containing`] decides it.
+pub(crate) fn contains<T: Real, const D: usize, S: Cast<T, D>>(
+    shape: &S,
+    v: &impl Offset<T, D>,
+    point: &Point<T, D>,
+) -> bool {
+    Moved::of(point, v).is_some_and(|moved| {
+        let (rounded, _, beyond) = moved.parts();
+        holds(shape, &rounded, beyond.as_ref())
+    })
+}
+
+/// Whether `shape` contains the moved point: `rounded` where that is exact (`beyond` is
+/// `None`), else the exact `wide + lo` where the shape answers it, else `rounded`.
+fn holds<T: Real, const D: usize, S: Cast<T, D>>(
+    shape: &S,
+    rounded: &Point<T, D>,
+    beyond: Option<&(Point<f64, D>, SVector<f64, D>)>,
+) -> bool {
+    beyond
+        .and_then(|(w, lo)| shape.moved_contains(Sealed(()), w, *lo))
+        .unwrap_or_else(|| shape.contains(rounded))
 }

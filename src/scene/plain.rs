@@ -19,6 +19,7 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::shape::Body;
 use crate::traits::Cast;
+use crate::traits::Sealed;
 
 /// A set of bodies with a bounding volume hierarchy over them. Every query answers exactly what a
 /// loop over the bodies answers, bit for bit, only faster: `O(log n)` per query for bodies spread
@@ -491,6 +492,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
             },
         );
         bodies.sort_unstable();
+    }
+
+    fn item_contains(&self, _: Sealed, id: usize, point: &Point<T, D>) -> bool {
+        self.bodies[id].contains(point)
     }
 
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {

@@ -27,6 +27,7 @@ use crate::cast::assert_lengths;
 use crate::hit::{Crossing, Hit, Span};
 use crate::ray::Ray;
 use crate::real::Real;
+use crate::traits::Sealed;
 
 mod sealed {
     /// The kinds of scene: only the crate's implement [`Geometry`](super::Geometry), so that
@@ -167,6 +168,11 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
         found: &mut Vec<Self::Id>,
         filter: impl FnMut(usize) -> bool,
     );
+
+    /// The crate's hook for [`Grid::occupancy`](crate::Grid::occupancy): whether the item `id`
+    /// contains `point`, as [`Geometry::containing`] decides it for that item.
+    #[doc(hidden)]
+    fn item_contains(&self, _: Sealed, id: Self::Id, point: &Point<T, D>) -> bool;
 
     /// The order in which [`Geometry::cast_rays`] traces rays from `origins` (one per ray): their
     /// indices along a space-filling curve through the origins where the scene's hierarchies
@@ -427,7 +433,7 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
     ) {
         let mut each = Vec::new();
         self.spans_filtered(ray, None, max_distance, &mut each, filter);
-        union_of(each.iter().map(|s| *s.found()), spans);
+        Span::union_of(each.iter().map(|s| *s.found()), spans);
     }
 
     /// Clears `found`, then fills it with every body that contains `point` (its
@@ -592,31 +598,6 @@ pub(crate) fn ball<T: Real>(radius: Option<T>) -> Option<f64> {
 /// The rays a thread of a parallel filtered batch takes at a time.
 #[cfg(feature = "rayon")]
 pub(crate) const PAR_RAYS: usize = 256;
-
-/// The union of `spans` (sorted by `enter`) as maximal intervals, into `union` (cleared first):
-/// a span that starts at or before the current interval's exit extends it.
-pub(crate) fn union_of<T: Real>(spans: impl Iterator<Item = Span<T>>, union: &mut Vec<Span<T>>) {
-    union.clear();
-    let mut current: Option<Span<T>> = None;
-    for span in spans {
-        current = Some(match current {
-            Some(open) if span.enter.to_wide() <= open.exit.to_wide() => Span {
-                enter: open.enter,
-                exit: if span.exit.to_wide() > open.exit.to_wide() {
-                    span.exit
-                } else {
-                    open.exit
-                },
-            },
-            Some(open) => {
-                union.push(open);
-                span
-            }
-            None => span,
-        });
-    }
-    union.extend(current);
-}
 
 /// The point queries of a scene of any kind whose bodies measure distances
 /// ([`PointQuery`](crate::PointQuery)): the nearest body to a point, and the bodies within a

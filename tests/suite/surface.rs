@@ -5,7 +5,7 @@
 //! casts, any hit, the spans and sphere spans meeting a segment, their union, the next
 //! crossings one after another, `containing`,
 //! `nearest` and `within`, filtered and not, and every batch (and `_par` form) against its single
-//! queries; in both widths and both dimensions, on mixed bodies (duplicates, nesting, flat boxes,
+//! queries; a grid's occupancy against `containing` at every cell's centre; in both widths and both dimensions, on mixed bodies (duplicates, nesting, flat boxes,
 //! thin rotated ellipsoids) and a lattice of boxes sharing faces.
 //!
 //! Origins, points and offsets are multiples of `1/64` and periods powers of two, so that every
@@ -17,8 +17,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use raysweep::nalgebra::{Point, SVector};
 use raysweep::{
-    Answer, Body, BodyNearest, Cast, Geometry, Hit, Image, Instance, InstancedScene, PeriodicScene,
-    Periodicity, PointQuery, Proximity, Ray, Real, Scene, Shape, Span,
+    Answer, Body, BodyNearest, Cast, Error, Geometry, Grid, Hit, Image, Instance, InstancedScene,
+    PeriodicScene, Periodicity, PointQuery, Proximity, Ray, Real, Scene, Shape, Span,
 };
 
 use crate::common::random::unit;
@@ -318,7 +318,7 @@ fn check<G, T: Real, const D: usize>(
     pairs: &[Pair<G::Id, T, D>],
     rays: &[(SVector<f64, D>, SVector<f64, D>)],
     points: &[SVector<f64, D>],
-    reach: f64,
+    (reach, region): (f64, (f64, f64)),
     label: &str,
 ) where
     G: Geometry<T, D> + Proximity<T, D> + Sync,
@@ -406,6 +406,7 @@ fn check<G, T: Real, const D: usize>(
             assert_eq!(found, want, "containing {}", what());
         }
     }
+    check_occupancy(g, region, label);
     // The batches against the single queries, their `_par` forms against the batches.
     // (A periodic medium's rays are bounded: one along a channel would walk `2^20` boxes.)
     let rays: Vec<Ray<T, D>> = rays
@@ -484,6 +485,81 @@ fn check<G, T: Real, const D: usize>(
     );
 }
 
+/// [`Grid::occupancy`] (and its `_par` form) of `g` on grids over `[lo, hi]^D` against
+/// `containing` at every cell's centre: one whose centres lie on the `1/8` lattice (`1/2` in
+/// 3D; on the faces of boxes at integers, on bodies' dyadic surfaces), one of an awkward cell
+/// size; and a slice of the wrong length refused.
+fn check_occupancy<G: Geometry<T, D> + Sync, T: Real, const D: usize>(
+    g: &G,
+    (lo, hi): (f64, f64),
+    label: &str,
+) {
+    let fine = if D == 2 { 1.0 / 8.0 } else { 0.5 };
+    for (size, shift) in [(fine, fine / 2.0), (0.37, 0.011)] {
+        let n = (((hi - lo) / size).ceil() as usize).min(if D == 2 { 160 } else { 40 });
+        // Centred on the region where it covers only part of it.
+        let from = ((lo + hi) / 2.0 - n as f64 * size / 2.0).max(lo);
+        let from = (from / fine).floor() * fine - shift;
+        let grid = Grid::new(
+            Point::from(SVector::repeat(T::from_wide(from))),
+            SVector::repeat(T::from_wide(size)),
+            [n; D],
+        )
+        .expect("a grid");
+        let mut cells = vec![true; n.pow(D as u32)];
+        grid.occupancy(g, &mut cells).expect("one entry per cell");
+        let mut found = Vec::new();
+        let mut inside = 0;
+        for (flat, &cell) in cells.iter().enumerate() {
+            let mut rest = flat;
+            let mut index = [0; D];
+            for a in (0..D).rev() {
+                index[a] = rest % n;
+                rest /= n;
+            }
+            let centre = grid.center(index);
+            g.containing(&centre, &mut found);
+            assert_eq!(
+                cell,
+                !found.is_empty(),
+                "{label}: occupancy of cell {index:?} (centre {centre:?}, in {found:?}), cells of {size}"
+            );
+            inside += usize::from(cell);
+        }
+        assert!(inside > 0, "{label}: some centre is inside a body");
+        let mut par = vec![false; cells.len()];
+        grid.occupancy_par(g, &mut par).expect("one entry per cell");
+        assert!(par == cells, "{label}: occupancy_par");
+        // Slab by slab (rows of axis 0's cells), the same; a part row or rows beyond refused.
+        let slab = cells.len() / n;
+        let mut part = vec![false; slab];
+        for k in 0..n {
+            grid.occupancy_rows(g, k * slab / n, &mut part)
+                .expect("whole rows");
+            assert!(part == cells[k * slab..(k + 1) * slab], "{label}: slab {k}");
+        }
+        let beyond = grid.occupancy_rows(g, slab / n * (n - 1) + 1, &mut part);
+        assert_eq!(
+            beyond.unwrap_err(),
+            Error::Length {
+                what: "cells",
+                len: slab,
+                expected: slab - n
+            }
+        );
+        assert!(grid.occupancy_rows(g, 0, &mut part[1..]).is_err());
+        let err = grid.occupancy(g, &mut cells[1..]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Length {
+                what: "cells",
+                len: cells.len() - 1,
+                expected: cells.len()
+            }
+        );
+    }
+}
+
 /// Rays from dyadic points in `[lo, hi]^D`: on the lattice of integers (along faces, edges and
 /// corners of unit boxes), along lattice directions, or aimed anywhere; and dyadic points there.
 #[allow(clippy::type_complexity)]
@@ -552,13 +628,14 @@ fn kinds<T: Real + Send + Sync, const D: usize>(
             offset: SVector::zeros(),
         })
         .collect();
-    let (rays, points) = probes::<D>(rng, (-1.0, extent + 1.0), 120);
+    let region = (-1.0, extent + 1.0);
+    let (rays, points) = probes::<D>(rng, region, 120);
     check(
         &scene,
         &pairs,
         &rays,
         &points,
-        extent,
+        (extent, region),
         &format!("{label}, scene"),
     );
 
@@ -594,13 +671,14 @@ fn kinds<T: Real + Send + Sync, const D: usize>(
         instances.push(Instance::new(scene.clone(), offset).expect("an instance"));
     }
     let instanced = InstancedScene::new(instances);
-    let (rays, points) = probes::<D>(rng, (-extent - 1.0, 2.0 * extent + 1.0), 100);
+    let region = (-extent - 1.0, 2.0 * extent + 1.0);
+    let (rays, points) = probes::<D>(rng, region, 100);
     check(
         &instanced,
         &pairs,
         &rays,
         &points,
-        extent,
+        (extent, region),
         &format!("{label}, instanced"),
     );
 
@@ -633,7 +711,7 @@ fn kinds<T: Real + Send + Sync, const D: usize>(
             &pairs,
             &rays,
             &points,
-            reach,
+            (reach, (-size / 2.0, 1.5 * size)),
             &format!("{label}, periodic {axes:?}"),
         );
     }
@@ -667,4 +745,98 @@ fn every_kind_answers_every_query_as_its_loop() {
     mixed::<f64, 3>(4);
     lattices::<f32, 3>(5);
     lattices::<f64, 2>(6);
+}
+
+/// Occupancy where spans' rounding would decide wrongly: centres exactly on surfaces (circles
+/// through lattice points of a 3-4-5 triangle, two circles touching at a centre, a sphere
+/// through `(1, 2, 2)`), nested and duplicated bodies, thin bodies between two centres, in both
+/// widths; each cell against `containing` at its centre and against the arithmetic of integers.
+fn surfaces_through_centres<T: Real + Send + Sync>() {
+    let c2 = |x: f64, y: f64, r: f64| -> Body<T, 2> {
+        raysweep::Sphere::new(of(SVector::from([x, y])), T::from_wide(r))
+            .expect("a circle")
+            .into()
+    };
+    let circles = vec![
+        c2(0.0, 0.0, 5.0),
+        c2(0.0, 0.0, 5.0),
+        c2(0.0, 0.0, 2.0),
+        c2(12.0, 0.0, 1.0),
+        c2(14.0, 0.0, 1.0),
+        c2(8.0, 8.0, 0.25),
+    ];
+    let scene = Scene::new(circles);
+    // Unit cells from -7.5: centres on the integers.
+    let grid = Grid::new(
+        of(SVector::from([-7.5, -7.5])),
+        SVector::repeat(T::from_wide(1.0)),
+        [24, 24],
+    )
+    .expect("a grid");
+    let mut cells = vec![false; 24 * 24];
+    grid.occupancy(&scene, &mut cells).expect("one per cell");
+    for (flat, &cell) in cells.iter().enumerate() {
+        let (x, y) = ((flat / 24) as i64 - 7, (flat % 24) as i64 - 7);
+        let within = |cx: i64, cy: i64, r: i64| (x - cx).pow(2) + (y - cy).pow(2) <= r * r;
+        let want = within(0, 0, 5) || within(12, 0, 1) || within(14, 0, 1) || (x, y) == (8, 8);
+        assert_eq!(cell, want, "circles: centre ({x}, {y})");
+    }
+    assert!(cells[(3 + 7) * 24 + (4 + 7)] && cells[(13 + 7) * 24 + 7]);
+
+    // A centre at each value beside where the unit circle's chord at y = k/16 ends (an
+    // irrational distance, rounded up or down by the span): `contains` decides exactly.
+    let unit = Scene::new(vec![c2(0.0, 0.0, 1.0)]);
+    let step = T::EPSILON.to_wide();
+    let mut found = Vec::new();
+    for k in 1..16 {
+        let y = f64::from(k) / 16.0;
+        let end = (1.0 - y * y).sqrt();
+        for c in [end * (1.0 - step), end, end * (1.0 + step)].map(T::from_wide) {
+            let grid = Grid::new(
+                of(SVector::from([y - 0.5, 0.0])),
+                SVector::from([T::from_wide(1.0), c + c]),
+                [1, 1],
+            )
+            .expect("a grid");
+            let mut cell = [false];
+            grid.occupancy(&unit, &mut cell).expect("one cell");
+            unit.containing(&grid.center([0, 0]), &mut found);
+            assert_eq!(grid.center([0, 0]).coords.as_slice(), [T::from_wide(y), c]);
+            assert_eq!(cell[0], !found.is_empty(), "a centre at ({y}, {c:?})");
+        }
+    }
+
+    let sphere: Body<T, 3> =
+        raysweep::Sphere::new(of(SVector::from([0.0, 0.0, 0.0])), T::from_wide(3.0))
+            .expect("a sphere")
+            .into();
+    let scene = Scene::new(vec![sphere]);
+    let grid = Grid::new(
+        of(SVector::from([-4.5, -4.5, -4.5])),
+        SVector::repeat(T::from_wide(1.0)),
+        [9, 9, 9],
+    )
+    .expect("a grid");
+    let mut cells = vec![false; 729];
+    grid.occupancy(&scene, &mut cells).expect("one per cell");
+    let mut found = Vec::new();
+    for (flat, &cell) in cells.iter().enumerate() {
+        let i = [flat / 81, flat / 9 % 9, flat % 9].map(|k| k as i64 - 4);
+        assert_eq!(
+            cell,
+            i.iter().map(|v| v * v).sum::<i64>() <= 9,
+            "sphere: {i:?}"
+        );
+        scene.containing(
+            &grid.center([flat / 81, flat / 9 % 9, flat % 9]),
+            &mut found,
+        );
+        assert_eq!(cell, !found.is_empty());
+    }
+}
+
+#[test]
+fn occupancy_settles_centres_on_surfaces() {
+    surfaces_through_centres::<f32>();
+    surfaces_through_centres::<f64>();
 }

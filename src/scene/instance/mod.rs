@@ -58,6 +58,7 @@ use crate::ray::Ray;
 use crate::real::Real;
 use crate::shape::Body;
 use crate::traits::Cast;
+use crate::traits::Sealed;
 
 /// A scene placed at an offset: every body of the scene translated by `offset`, exactly.
 ///
@@ -510,6 +511,16 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
             },
         );
         found.sort_unstable();
+    }
+
+    fn item_contains(
+        &self,
+        _: Sealed,
+        (instance, body): (usize, usize),
+        point: &Point<T, D>,
+    ) -> bool {
+        let placed = &self.instances()[instance];
+        moved::contains(&placed.scene.bodies()[body], &placed.offset, point)
     }
 
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {

@@ -26,6 +26,7 @@ use crate::scene::node::slack;
 use crate::scene::ray_batch;
 use crate::scene::surface::{Geometry, Kind, ball};
 use crate::traits::Cast;
+use crate::traits::Sealed;
 
 impl<T: Real, const D: usize, S: Cast<T, D>> PeriodicScene<T, D, S> {
     /// Clears `spans`, then fills it with every `(body, image)` whose span along the line
@@ -292,6 +293,16 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
             });
         });
         found.sort_unstable();
+    }
+
+    fn item_contains(
+        &self,
+        _: Sealed,
+        (body, image): (usize, Image<D>),
+        point: &Point<T, D>,
+    ) -> bool {
+        let v = Vector::of(&image, &self.size, self.products);
+        moved::contains(&self.scene.bodies()[body], &v, point)
     }
 
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
