@@ -38,6 +38,7 @@ from ._results import (
     PeriodicNearest,
     PeriodicSpans,
     Spans,
+    UnionSpans,
     Walk,
 )
 from ._scene import Boxes, Ellipsoids, Scene, Spheres, _restore_scene
@@ -66,6 +67,7 @@ __all__ = [
     "Scene",
     "Spans",
     "Spheres",
+    "UnionSpans",
     "Walk",
     "__version__",
     "sphere_time_of_impact",

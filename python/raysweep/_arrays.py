@@ -21,6 +21,12 @@ MOST_THREADS = 4096
 WIDTHS: dict[int, np.dtype] = {4: np.dtype(np.float32), 8: np.dtype(np.float64)}
 
 
+def spelled(value: float) -> str:
+    """A number as every message writes it (the crate's spelling): ``NaN``, ``inf``, ``-inf``,
+    else Python's ``repr``."""
+    return "NaN" if value != value else repr(float(value))
+
+
 def float_width(value: Any) -> Optional[np.dtype]:
     """The float width an argument asks for: its dtype if it is a float array (or numpy float
     scalar), ``None`` for anything else (lists and integers are ``float64`` by default)."""
@@ -71,8 +77,11 @@ def as_array(value: Any, dtype: np.dtype, name: str, query: bool = True) -> np.n
 
 
 def rows(value: Any, dtype: np.dtype, dim: int, name: str, query: bool = True) -> np.ndarray:
-    """Rows of ``dim`` values: an array of shape ``(n, dim)``."""
+    """Rows of ``dim`` values: an array of shape ``(n, dim)``, or of shape ``(dim,)`` for one row
+    (as scipy's ``cKDTree.query`` takes a single point)."""
     array = as_array(value, dtype, name, query)
+    if array.shape == (dim,):
+        return array.reshape(1, dim)
     if array.ndim != 2 or array.shape[1] != dim:
         raise ValueError(f"{name} must have shape (n, {dim}): it has {array.shape}")
     return array
@@ -105,6 +114,8 @@ def per_row(value: Any, dtype: np.dtype, name: str) -> np.ndarray:
         except (TypeError, ValueError):
             raise ValueError(f"{name} is not a number: {value!r}") from None
         return np.array([number], dtype=dtype)
+    if getattr(value, "dtype", None) == np.bool_:
+        raise ValueError(f"{name} must be numbers, not a boolean array (a mask is passed as mask=)")
     return column(value, dtype, name)
 
 

@@ -16,6 +16,7 @@ from ._results import (
     InstanceNearest,
     InstanceSpans,
     Ints,
+    UnionSpans,
 )
 from ._scene import Scene
 
@@ -231,9 +232,9 @@ class InstancedScene:
         self,
         origins: npt.ArrayLike,
         directions: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
         mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
-        max_distance: Optional[npt.ArrayLike] = None,
     ) -> InstanceSpans:
         """Every body of every instance each whole line crosses, with where it enters and leaves
         it, in CSR form; with ``max_distance``, the segment ``[0, max_distance]`` of each ray,
@@ -246,16 +247,16 @@ class InstancedScene:
         >>> spans.instance.tolist(), spans.enter.tolist(), spans.sum().tolist()
         ([0, 1], [3.0, 7.0], [4.0])
         """
-        return self._spans(origins, directions, None, mask, threads, max_distance)
+        return self._spans(origins, directions, None, max_distance, mask, threads)
 
     def sphere_spans(
         self,
         origins: npt.ArrayLike,
         directions: npt.ArrayLike,
         radius: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
         mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
-        max_distance: Optional[npt.ArrayLike] = None,
     ) -> InstanceSpans:
         """Every body of every instance a ball of ``radius`` (a scalar or one per row) moving
         along each whole line touches, with where its centre starts and stops touching it, in
@@ -270,16 +271,16 @@ class InstancedScene:
         ([2.0], [6.0])
         """
         r = _arrays.per_row(radius, self.dtype, "radius")
-        return self._spans(origins, directions, r, mask, threads, max_distance)
+        return self._spans(origins, directions, r, max_distance, mask, threads)
 
     def _spans(
         self,
         origins: npt.ArrayLike,
         directions: npt.ArrayLike,
         radius: Optional[np.ndarray],
+        max_distance: Optional[npt.ArrayLike],
         mask: Optional[npt.ArrayLike],
         threads: Optional[int],
-        max_distance: Optional[npt.ArrayLike],
     ) -> InstanceSpans:
         o, d = self._rays(origins, directions)
         segment = None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")
@@ -292,6 +293,32 @@ class InstancedScene:
             max_distance=segment,
         )
         return InstanceSpans(*found)
+
+    def union_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> UnionSpans:
+        """The intervals of the union of every instance's bodies along each whole line (or the
+        segment ``[0, max_distance]``, clamped), as :meth:`Scene.union_spans`: exactly
+        :meth:`ray_spans`'s spans merged.
+
+        >>> import raysweep as rs
+        >>> ball = rs.Scene(spheres=([[0.0, 0.0]], [1.0]))
+        >>> pair = rs.InstancedScene([ball], [0, 0], [[4.0, 0.0], [5.0, 0.0]])
+        >>> union = pair.union_spans([[0.0, 0.0]], [[1.0, 0.0]])
+        >>> union.enter.tolist(), union.exit.tolist()
+        ([3.0], [6.0])
+        """
+        o, d = self._rays(origins, directions)
+        segment = None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.union_spans(
+            o, d, segment, _arrays.mask(mask, len(self), "instance"), _arrays.threads(threads)
+        )
+        return UnionSpans(*found)
 
     def containing(
         self,

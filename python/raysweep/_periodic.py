@@ -17,6 +17,7 @@ from ._results import (
     PeriodicHits,
     PeriodicNearest,
     PeriodicSpans,
+    UnionSpans,
 )
 
 
@@ -289,16 +290,46 @@ class PeriodicScene:
         threads: Optional[int],
     ) -> PeriodicSpans:
         o, d = self._rays(origins, directions)
+        end = self._finite(max_distance)
+        found = self._inner.spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=radius)
+        k = self.dim
+        return PeriodicSpans(found[0], found[1], _images(found[2 : 2 + k]), found[2 + k], found[3 + k])
+
+    def union_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> UnionSpans:
+        """The intervals of the union of every ``(body, image)`` along the segment ``[0,
+        max_distance]`` of each ray (finite, required), clamped, in increasing order: the chords
+        of overlapping grains through a periodic sample, across the box's faces (an interval
+        that runs through a face is one). Exactly :meth:`ray_spans`'s spans merged.
+
+        >>> import raysweep as rs
+        >>> box = rs.Scene(spheres=([[0.5, 2.0], [3.5, 2.0]], [1.0, 1.0]))
+        >>> lattice = rs.PeriodicScene(box, ([0.0, 0.0], [4.0, 4.0]))
+        >>> union = lattice.union_spans([[0.0, 2.0]], [[1.0, 0.0]], 8.0)
+        >>> union.enter.tolist(), union.exit.tolist()
+        ([0.0, 2.5, 6.5], [1.5, 5.5, 8.0])
+        """
+        o, d = self._rays(origins, directions)
+        end = self._finite(max_distance)
+        found = self._inner.union_spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return UnionSpans(*found)
+
+    def _finite(self, max_distance: npt.ArrayLike) -> np.ndarray:
+        """A span query's ``max_distance``, refused where infinite."""
         end = _arrays.per_row(max_distance, self.dtype, "max_distance")
-        infinite = np.flatnonzero(np.isinf(np.atleast_1d(end)))
+        infinite = np.flatnonzero(np.isinf(end))
         if len(infinite):
             raise ValueError(
                 f"max_distance[{infinite[0]}] is infinite: a periodic medium's segment must be "
                 "finite (a whole line crosses infinitely many bodies)"
             )
-        found = self._inner.spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads), radius=radius)
-        k = self.dim
-        return PeriodicSpans(found[0], found[1], _images(found[2 : 2 + k]), found[2 + k], found[3 + k])
+        return end
 
     def containing(
         self, points: npt.ArrayLike, mask: Optional[npt.ArrayLike] = None, threads: Optional[int] = None

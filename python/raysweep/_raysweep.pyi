@@ -78,6 +78,15 @@ class _Scene:
         radius: Optional[np.ndarray] = None,
         max_distance: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def union_spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, np.ndarray]: ...
@@ -140,6 +149,15 @@ class _PeriodicScene:
         threads: Optional[int],
         radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, ...]: ...
+    def union_spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: Optional[np.ndarray],
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, ...]: ...
@@ -198,6 +216,15 @@ class _InstancedScene:
         radius: Optional[np.ndarray] = None,
         max_distance: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def union_spans(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        max_distance: np.ndarray,
+        mask: Optional[np.ndarray],
+        threads: Optional[int],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(
         self, points: np.ndarray, mask: Optional[np.ndarray], threads: Optional[int]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

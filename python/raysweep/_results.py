@@ -14,6 +14,8 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
+from . import _arrays
+
 #: A float array in the answer's width (``float32`` or ``float64``).
 Floats = npt.NDArray[np.floating[Any]]
 #: Ids and offsets.
@@ -45,7 +47,7 @@ def _sum(offsets: Ints, values: npt.ArrayLike, width: np.dtype, name: str = "val
     weights = array.astype(np.float64)
     bad = np.flatnonzero(~np.isfinite(weights))
     if len(bad):
-        raise ValueError(f"{name}[{bad[0]}] is not finite: {weights[bad[0]]}")
+        raise ValueError(f"{name}[{bad[0]}] is not finite: {_arrays.spelled(weights[bad[0]])}")
     rows = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     sums = np.bincount(rows, weights=weights, minlength=len(offsets) - 1)
     return sums.astype(width)
@@ -109,6 +111,43 @@ class Spans(NamedTuple):
         >>> scene = rs.Scene(spheres=([[0.0, 5.0], [0.0, 9.0]], [1.0, 1.0]))
         >>> scene.ray_spans([[0.0, 0.0], [5.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]).sum().tolist()
         [4.0, 0.0]
+        """
+        return _span_sum(self.offsets, self.enter, self.exit, values)
+
+
+class UnionSpans(NamedTuple):
+    """The intervals of the union of the bodies along each line (or segment), in CSR form: row
+    ``i``'s are entries ``offsets[i]:offsets[i + 1]``, in increasing order, apart (two spans that
+    touch or overlap are one interval); each end is an end of a body's span, with its bits."""
+
+    #: ``(n + 1,)`` ``int64``.
+    offsets: Ints
+    #: Where the line enters the union.
+    enter: Floats
+    #: Where it leaves it.
+    exit: Floats
+
+    def row(self, i: int) -> tuple[Floats, Floats]:
+        """Row ``i``'s ``(enter, exit)``.
+
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 5.0], [0.0, 6.0], [0.0, 9.0]], [1.0, 1.0, 0.5]))
+        >>> enter, exit = scene.union_spans([[0.0, 0.0]], [[0.0, 1.0]]).row(0)
+        >>> enter.tolist(), exit.tolist()
+        ([4.0, 8.5], [7.0, 9.5])
+        """
+        at = _row(self.offsets, i)
+        return self.enter[at], self.exit[at]
+
+    def sum(self, values: Optional[npt.ArrayLike] = None) -> Floats:
+        """Per-row sums of ``exit - enter`` (the length inside the union: a phase's chord total),
+        or of ``values`` (one per interval); 0 for an empty row. Summed in float64 in entry
+        order, rounded once to the width.
+
+        >>> import raysweep as rs
+        >>> scene = rs.Scene(spheres=([[0.0, 5.0], [0.0, 6.0]], [1.0, 1.0]))
+        >>> scene.union_spans([[0.0, 0.0]], [[0.0, 1.0]]).sum().tolist()
+        [3.0]
         """
         return _span_sum(self.offsets, self.enter, self.exit, values)
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from . import _arrays
 from ._periodic import PeriodicScene
 from ._raysweep import _Scene
-from ._results import Bodies, Crossings, Floats, Hits, Ints, Nearest, Spans
+from ._results import Bodies, Crossings, Floats, Hits, Ints, Nearest, Spans, UnionSpans
 
 
 class Spheres(NamedTuple):
@@ -433,9 +433,9 @@ class Scene:
         self,
         origins: npt.ArrayLike,
         directions: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
         mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
-        max_distance: Optional[npt.ArrayLike] = None,
     ) -> Spans:
         """Every body each whole line (both ways from the origin) crosses, with where it enters
         and leaves it, in CSR form (chord lengths: ``exit - enter``). With ``max_distance`` (a
@@ -469,9 +469,9 @@ class Scene:
         origins: npt.ArrayLike,
         directions: npt.ArrayLike,
         radius: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
         mask: Optional[npt.ArrayLike] = None,
         threads: Optional[int] = None,
-        max_distance: Optional[npt.ArrayLike] = None,
     ) -> Spans:
         """Every body a ball of ``radius`` moving along each whole line touches, with where its
         centre starts and stops touching it, in CSR form; with ``max_distance``, only along the
@@ -495,6 +495,34 @@ class Scene:
             max_distance=self._segment(max_distance),
         )
         return Spans(*found)
+
+    def union_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> UnionSpans:
+        """The intervals of the union of the bodies along each whole line, in increasing order,
+        in CSR form: where the line runs inside at least one body (the chords of overlapping
+        grains, of a Boolean model's solid phase). With ``max_distance``, of the segment
+        ``[0, max_distance]``, clamped, as :meth:`ray_spans` is. Exactly :meth:`ray_spans`'s
+        spans merged, two that touch or overlap into one interval, each end with its bits.
+
+        >>> import raysweep as rs
+        >>> grains = rs.Scene(spheres=([[2.0, 0.0], [3.0, 0.0], [8.0, 0.0]], [1.0, 1.0, 1.0]))
+        >>> union = grains.union_spans([[0.0, 0.0]], [[1.0, 0.0]])
+        >>> union.enter.tolist(), union.exit.tolist()
+        ([1.0, 7.0], [4.0, 9.0])
+        >>> grains.union_spans([[0.0, 0.0]], [[1.0, 0.0]], 8.0).exit.tolist()
+        [4.0, 8.0]
+        """
+        o, d = self._rays(origins, directions)
+        found = self._inner.union_spans(
+            o, d, self._segment(max_distance), _arrays.mask(mask, len(self)), _arrays.threads(threads)
+        )
+        return UnionSpans(*found)
 
     def _segment(self, max_distance: Optional[npt.ArrayLike]) -> Optional[np.ndarray]:
         return None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")

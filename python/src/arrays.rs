@@ -164,7 +164,7 @@ impl<'a, T: Width, const D: usize> Rays<'a, T, D> {
 }
 
 /// `ValueError` unless every value of `values` (an array of shape `shape`, in C order) is
-/// finite, naming the first that is not by its index (`volume[3, 1, 2] is not finite: nan`).
+/// finite, naming the first that is not by its index (`volume[3, 1, 2] is not finite: NaN`).
 pub(crate) fn finite<T: Width>(values: &[T], name: &str, shape: &[usize]) -> PyResult<()> {
     let Some(at) = values.iter().position(|v| !v.is_finite()) else {
         return Ok(());
@@ -176,10 +176,10 @@ pub(crate) fn finite<T: Width>(values: &[T], name: &str, shape: &[usize]) -> PyR
         rest /= n.max(1);
     }
     let index: Vec<String> = index.iter().map(usize::to_string).collect();
-    // As Python writes them: `nan`, `inf`, `-inf`.
+    // As every message writes them: `NaN`, `inf`, `-inf`.
     let value = values[at].to_wide();
     let value = if value.is_nan() {
-        "nan"
+        "NaN"
     } else if value > 0.0 {
         "inf"
     } else {

@@ -9,14 +9,14 @@ use numpy::{
     IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods,
 };
 use pyo3::IntoPyObjectExt;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use raysweep::nalgebra::{Point, SVector};
 use raysweep::{Grid, GridCell, Ray};
 
 use crate::arrays::{PerRow, Rays, Refused, Width, column, finite, per_row, slice, table};
-use crate::kinds::{ByWidth, OfWidth};
+use crate::kinds::{ByWidth, OfWidth, Picks};
 use crate::rows::ragged;
 use crate::threads::{Run, serial};
 
@@ -69,7 +69,7 @@ fn make<T: Width, const D: usize>(
 }
 
 /// The number of cells, where it fits an `i64` (the largest flat index numpy and scipy take).
-fn cell_count(cells: &[usize]) -> PyResult<usize> {
+pub(crate) fn cell_count(cells: &[usize]) -> PyResult<usize> {
     cells
         .iter()
         .try_fold(1usize, |n, &c| n.checked_mul(c))
@@ -262,6 +262,25 @@ fn matrix<T: Width, const D: usize>(grid: &Grid<T, D>, args: &Walks<'_>) -> PyRe
     .map_err(|e| rays.first_error(e))?;
     let (index, length): (Vec<i64>, Vec<T>) = entries.into_iter().unzip();
     (column(py, offsets), column(py, index), column(py, length)).into_py_any(py)
+}
+
+impl PyGrid {
+    /// The grid, where it is of width `T` in `D` dimensions (for a query of a scene of that
+    /// kind); a `TypeError` for another width, a `ValueError` for another dimension.
+    pub(crate) fn of<T: Picks<D>, const D: usize>(&self) -> PyResult<&Grid<T, D>> {
+        T::pick(&self.grid).ok_or_else(|| {
+            let (dtype, dim) = (self.grid.dtype(), self.grid.dim());
+            let message = format!(
+                "the grid is {dtype} in {dim} dimensions, the scene {} in {D}",
+                T::NAME
+            );
+            if dtype == T::NAME {
+                PyValueError::new_err(message)
+            } else {
+                PyTypeError::new_err(message)
+            }
+        })
+    }
 }
 
 #[pymethods]

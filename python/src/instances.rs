@@ -19,6 +19,7 @@ use raysweep::{Body, Instance, InstancedScene, Scene};
 use crate::args::QueryArgs;
 use crate::arrays::{Width, finite, same_rows, slice, table};
 use crate::bodies::{Bodies, Solid};
+use crate::grid::PyGrid;
 use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth};
 use crate::queries;
 use crate::scene::{AnyScene, Holds, PyScene};
@@ -309,6 +310,28 @@ impl PyInstancedScene {
         args.radius = radius;
         args.segment = max_distance;
         on_any!(&self.core, s => queries::spans(s, &args))
+    }
+
+    /// The intervals of the union of each line's spans (or the segment's, clamped): (offsets,
+    /// enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads))]
+    fn union_spans(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        max_distance: Option<Bound<'_, PyAny>>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
+        args.segment = max_distance;
+        on_any!(&self.core, s => queries::union_spans(s, &args))
+    }
+
+    /// Whether each cell's centre of `grid` lies in a body: a bool array of the grid's shape.
+    fn occupancy(&self, grid: PyRef<'_, PyGrid>, threads: Option<i64>) -> PyResult<Py<PyAny>> {
+        let py = grid.py();
+        on_any!(&self.core, s => queries::occupancy(s, &grid, threads, py))
     }
 
     /// The (instance, body) pairs containing each point: (offsets, instance, body).

@@ -56,6 +56,30 @@ where
     }
 }
 
+/// The widths and dimensions whose value a [`ByWidth`] may hold: for generic code that needs the
+/// value of its own width and dimension from another object (a grid for a scene's query).
+pub(crate) trait Picks<const D: usize>: Width {
+    /// The value inside `value` where it is of this width and dimension.
+    fn pick<F: OfWidth>(value: &ByWidth<F>) -> Option<&F::Of<Self, D>>;
+}
+
+macro_rules! picks {
+    ($variant:ident, $t:ty, $d:literal) => {
+        impl Picks<$d> for $t {
+            fn pick<F: OfWidth>(value: &ByWidth<F>) -> Option<&F::Of<$t, $d>> {
+                match value {
+                    ByWidth::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+picks!(F32x2, f32, 2);
+picks!(F32x3, f32, 3);
+picks!(F64x2, f64, 2);
+picks!(F64x3, f64, 3);
+
 /// A family of types, one for each kind of solid.
 pub(crate) trait OfSolid<T: Real, const D: usize> {
     type Of<S>;

@@ -13,6 +13,7 @@ use raysweep::{PeriodicScene, Periodicity};
 use crate::args::QueryArgs;
 use crate::arrays::{Width, slice};
 use crate::bodies::{Bodies, Solid};
+use crate::grid::PyGrid;
 use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth};
 use crate::queries;
 use crate::scene::{AnyScene, Holds, PyScene};
@@ -222,6 +223,27 @@ impl PyPeriodicScene {
         args.segment = Some(max_distance);
         args.radius = radius;
         on_any!(&self.core, s => queries::spans(s, &args))
+    }
+
+    /// The intervals of the union of the spans of each ray's segment `[0, max_distance]`,
+    /// clamped: (offsets, enter, exit).
+    fn union_spans(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        max_distance: Bound<'_, PyAny>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
+        args.segment = Some(max_distance);
+        on_any!(&self.core, s => queries::union_spans(s, &args))
+    }
+
+    /// Whether each cell's centre of `grid` lies in a body: a bool array of the grid's shape.
+    fn occupancy(&self, grid: PyRef<'_, PyGrid>, threads: Option<i64>) -> PyResult<Py<PyAny>> {
+        let py = grid.py();
+        on_any!(&self.core, s => queries::occupancy(s, &grid, threads, py))
     }
 
     /// The `(body, image)` pairs containing each point: (offsets, body, image's `D` columns).

@@ -6,9 +6,13 @@
 
 use core::convert::Infallible;
 
+use numpy::IntoPyArray;
+use numpy::ndarray::{ArrayD, IxDyn};
 use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use rayon::prelude::*;
 use raysweep::nalgebra::Point;
 use raysweep::{
     Answer, BodyNearest, Geometry, Hit, InstancedScene, PeriodicScene, Proximity, Ray, Scene, Span,
@@ -17,7 +21,10 @@ use raysweep::{
 use crate::args::{QueryArgs, clip};
 use crate::arrays::{PerRow, Width, column, table};
 use crate::bodies::Solid;
+use crate::grid::{PyGrid, cell_count};
+use crate::kinds::Picks;
 use crate::rows::{Answers, Arranged, Columns, Csr, Ids, columns, each, ragged, ragged_blocks};
+use crate::threads::{Run, serial};
 
 /// A scene of any kind as the binding asks it: the crate's queries, and what they do not give
 /// (the spans of the whole line, which a periodic medium does not have: its Python class always
@@ -254,6 +261,26 @@ pub(crate) fn hits_any<T: Width, const D: usize, Q: Placed<T, D>>(
     column(run.py(), any).into_py_any(run.py())
 }
 
+/// Row `row`'s spans (of a ball of `radius` where given) into `out`: of the whole line, or of
+/// the segment `[0, end]`, clamped ([`clip`]).
+fn row_spans<T: Width, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    ray: &Ray<T, D>,
+    (radius, segment): (Option<T>, Option<T>),
+    keep: impl Fn(usize) -> bool + Copy,
+    out: &mut Vec<(Q::Id, Span<T>)>,
+) {
+    let mut spans = Vec::new();
+    match segment {
+        Some(end) => placed.spans_filtered(ray, radius, end, &mut spans, keep),
+        None => placed.line_spans(ray, radius, &mut spans, keep),
+    }
+    out.extend(spans.iter().map(|s| (s.id(), *s.found())));
+    if let Some(end) = segment {
+        clip(out, end);
+    }
+}
+
 /// Every span of each line (or of a ball of `radius` moving along it), or only of the segment
 /// `[0, max_distance]`, clamped: (offsets, ids…, enter, exit).
 pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
@@ -266,31 +293,18 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
     let segment = read.segment(rays.len())?;
     let keep = read.keep(placed.items(), Q::OVER)?;
     let (offsets, found) = ragged(&run, rays.len(), |row, out: &mut Vec<(Q::Id, Span<T>)>| {
-        let (ray, radius) = (rays.get(row)?, radius.map(|r| r.at(row)));
-        let mut spans = Vec::new();
-        match &segment {
-            Some(end) => placed.spans_filtered(&ray, radius, end.at(row), &mut spans, keep),
-            None => placed.line_spans(&ray, radius, &mut spans, keep),
-        }
-        out.extend(spans.iter().map(|s| (s.id(), *s.found())));
-        if let Some(end) = segment {
-            clip(out, end.at(row));
-        }
+        let asked = (radius.map(|r| r.at(row)), segment.map(|e| e.at(row)));
+        row_spans(placed, &rays.get(row)?, asked, keep, out);
         Ok(())
     })?
     .map_err(|e| rays.first_error(e))?;
     let py = run.py();
     let k = <Q::Id as Ids>::COUNT;
     let mut ids = vec![0i64; found.len() * k];
-    let (mut enter, mut exit) = (
-        Vec::with_capacity(found.len()),
-        Vec::with_capacity(found.len()),
-    );
-    for (i, (id, span)) in found.into_iter().enumerate() {
+    for (i, (id, _)) in found.iter().enumerate() {
         id.write(&mut ids[i * k..(i + 1) * k]);
-        enter.push(span.enter);
-        exit.push(span.exit);
     }
+    let (enter, exit) = ends(found.iter().map(|(_, s)| s));
     tuple(
         py,
         vec![column(py, offsets).into_py_any(py)?],
@@ -300,6 +314,34 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
             column(py, exit).into_py_any(py)?,
         ],
     )
+}
+
+/// The intervals of the union of each row's spans (the whole line's, or the segment's,
+/// clamped): (offsets, enter, exit), each end one of the spans' own.
+pub(crate) fn union_spans<T: Width, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    args: &QueryArgs<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (read, run) = args.read::<T>()?;
+    let rays = read.rays::<D>()?;
+    let segment = read.segment(rays.len())?;
+    let keep = read.keep(placed.items(), Q::OVER)?;
+    let (offsets, found) = ragged(&run, rays.len(), |row, out: &mut Vec<Span<T>>| {
+        let mut spans = Vec::new();
+        let asked = (None, segment.map(|e| e.at(row)));
+        row_spans(placed, &rays.get(row)?, asked, keep, &mut spans);
+        Span::union_of(spans.iter().map(|(_, s)| *s), out);
+        Ok(())
+    })?
+    .map_err(|e| rays.first_error(e))?;
+    let py = run.py();
+    let (enter, exit) = ends(found.iter());
+    (column(py, offsets), column(py, enter), column(py, exit)).into_py_any(py)
+}
+
+/// The spans' `enter` and `exit` columns.
+fn ends<'a, T: Width>(spans: impl Iterator<Item = &'a Span<T>>) -> (Vec<T>, Vec<T>) {
+    spans.map(|s| (s.enter, s.exit)).unzip()
 }
 
 /// What contains each point: (offsets, ids…).
@@ -420,4 +462,41 @@ pub(crate) fn csr_ids<I: Ids>(py: Python<'_>, (offsets, found): Csr<I>) -> PyRes
         id_columns::<I>(py, ids),
         Vec::new(),
     )
+}
+
+/// Rows of cells a thread settles at a time.
+const OCCUPANCY_ROWS: usize = 16;
+
+/// Whether each cell's centre of `grid` lies in a body: a `bool` array of the grid's shape, the
+/// crate's `Grid::occupancy`, its rows in blocks (each block's on the pool).
+pub(crate) fn occupancy<T: Width + Picks<D>, const D: usize, Q: Placed<T, D>>(
+    placed: &Q,
+    grid: &PyGrid,
+    threads: Option<i64>,
+    py: Python<'_>,
+) -> PyResult<Py<PyAny>> {
+    let grid = grid.of::<T, D>()?;
+    let cells = grid.cells();
+    let total = cell_count(&cells)?;
+    let n = cells[D - 1];
+    let run = Run::new(py, threads)?;
+    let mut image = vec![false; total];
+    let settle = |first: usize, part: &mut [bool]| {
+        grid.occupancy_rows(placed, first, part)
+            .expect("whole rows of the grid");
+    };
+    let Ok(()) = run.blocks(total / n, |rows| {
+        let part = &mut image[rows.start * n..rows.end * n];
+        if serial(&rows) {
+            settle(rows.start, part);
+        } else {
+            part.par_chunks_mut(n * OCCUPANCY_ROWS)
+                .enumerate()
+                .for_each(|(k, chunk)| settle(rows.start + k * OCCUPANCY_ROWS, chunk));
+        }
+        Ok::<(), Infallible>(())
+    })?;
+    let array = ArrayD::from_shape_vec(IxDyn(&cells), image)
+        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    array.into_pyarray(py).into_py_any(py)
 }

@@ -16,6 +16,7 @@ use raysweep::{Aabb, Body, Ellipsoid, Scene, Sphere};
 use crate::args::QueryArgs;
 use crate::arrays::{PointRows, Width, column, same_rows, slice, table};
 use crate::bodies::{Bodies, Solids};
+use crate::grid::PyGrid;
 use crate::kinds::{ByWidth, OfWidth};
 use crate::queries;
 use crate::threads::Run;
@@ -538,6 +539,30 @@ impl PyScene {
         args.radius = radius;
         args.segment = max_distance;
         on_scene!(&scene, s => queries::spans(s, &args))
+    }
+
+    /// The intervals of the union of each line's spans (or the segment's, clamped): (offsets,
+    /// enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads))]
+    fn union_spans(
+        &self,
+        origins: Bound<'_, PyAny>,
+        directions: Bound<'_, PyAny>,
+        max_distance: Option<Bound<'_, PyAny>>,
+        mask: Option<Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let scene = self.now(origins.py());
+        let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
+        args.segment = max_distance;
+        on_scene!(&scene, s => queries::union_spans(s, &args))
+    }
+
+    /// Whether each cell's centre of `grid` lies in a body: a bool array of the grid's shape.
+    fn occupancy(&self, grid: PyRef<'_, PyGrid>, threads: Option<i64>) -> PyResult<Py<PyAny>> {
+        let py = grid.py();
+        let scene = self.now(py);
+        on_scene!(&scene, s => queries::occupancy(s, &grid, threads, py))
     }
 
     /// The bodies containing each point: (offsets, body).

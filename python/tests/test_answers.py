@@ -104,5 +104,5 @@ def test_rows_and_sums_on_empty_and_full_rows(kind):
         spans.row(1.5)
     with pytest.raises(ValueError, match="one per entry"):
         spans.sum(np.ones(3))
-    with pytest.raises(ValueError, match=r"values\[1\] is not finite: nan"):
+    with pytest.raises(ValueError, match=r"values\[1\] is not finite: NaN"):
         spans.sum(np.r_[1.0, np.nan, np.ones(len(spans.body) - 2)])

@@ -103,7 +103,7 @@ def test_empty_inputs():
     "make, error, message",
     [
         (lambda: rs.Scene(spheres=([[0.0, 0, 0], [1.0, 0, 0]], [1.0, -2.0])), ValueError, r"spheres\[1\].*negative"),
-        (lambda: rs.Scene(spheres=([[0.0, np.nan, 0]], [1.0])), ValueError, r"sphere centers\[0, 1\] is not finite: nan"),
+        (lambda: rs.Scene(spheres=([[0.0, np.nan, 0]], [1.0])), ValueError, r"sphere centers\[0, 1\] is not finite: NaN"),
         (lambda: rs.Scene(boxes=([[0.0, 0, 0], [2.0, 0, 0]], [[1.0, 1, 1], [1.0, 1, 1]])), ValueError, r"boxes\[1\]"),
         (lambda: rs.Scene(ellipsoids=([[0.0, 0, 0]], [[1.0, 0.0, 1]])), ValueError, r"ellipsoids\[0\]"),
         (lambda: rs.Scene(ellipsoids=([[0.0, 0, 0]], [[1.0, 1, 1]], [np.ones((3, 3))])), ValueError, r"ellipsoids\[0\].*orthonormal"),
@@ -131,7 +131,8 @@ def test_bad_bodies(make, error, message):
         (lambda s, o, d: s.cast_rays(o, d, max_distance=np.ones(3)), "one per row"),
         (lambda s, o, d: s.cast_rays(o, d[:-1]), "rows"),
         (lambda s, o, d: s.cast_rays(o[:, :2], d), r"shape \(n, 3\)"),
-        (lambda s, o, d: s.cast_rays(o[0], d), r"shape \(n, 3\)"),
+        (lambda s, o, d: s.cast_rays(o[0, :2], d[:1]), r"shape \(n, 3\)"),
+        (lambda s, o, d: s.ray_spans(o, d, np.ones(len(s), dtype=bool)), r"max_distance must be numbers, not a boolean array"),
         (lambda s, o, d: s.cast_rays(o, d, mask=np.ones(5, bool)), "mask"),
         (lambda s, o, d: s.cast_rays(o, d, mask=np.ones(len(s), int)), "boolean"),
         (lambda s, o, d: s.cast_rays(o, d, threads=0), "threads"),
@@ -151,3 +152,14 @@ def test_bad_queries_raise_value_error(call, message):
     o, d = rays_of()
     with pytest.raises(ValueError, match=message):
         call(scene, o, d)
+
+
+def test_a_single_row_of_shape_d_is_one_row():
+    scene = scene_of()
+    o, d = rays_of()
+    one, rows = scene.cast_rays(o[3], d[3]), scene.cast_rays(o[3:4], d[3:4])
+    assert one.distance.shape == (1,)
+    assert one.distance.tobytes() == rows.distance.tobytes() and one.body.tolist() == rows.body.tolist()
+    near, nears = scene.nearest(o[5]), scene.nearest(o[5:6])
+    assert near.body.tolist() == nears.body.tolist() and near.point.tobytes() == nears.point.tobytes()
+    assert scene.containing(o[5]).offsets.tolist() == scene.containing(o[5:6]).offsets.tolist()
