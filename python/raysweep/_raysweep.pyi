@@ -82,7 +82,7 @@ class _Scene:
         self,
         origins: np.ndarray,
         directions: np.ndarray,
-        max_distance: np.ndarray,
+        max_distance: Optional[np.ndarray],
         mask: Optional[np.ndarray],
         threads: Optional[int],
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
@@ -153,7 +153,7 @@ class _PeriodicScene:
         self,
         origins: np.ndarray,
         directions: np.ndarray,
-        max_distance: Optional[np.ndarray],
+        max_distance: np.ndarray,
         mask: Optional[np.ndarray],
         threads: Optional[int],
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
@@ -220,7 +220,7 @@ class _InstancedScene:
         self,
         origins: np.ndarray,
         directions: np.ndarray,
-        max_distance: np.ndarray,
+        max_distance: Optional[np.ndarray],
         mask: Optional[np.ndarray],
         threads: Optional[int],
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

@@ -22,28 +22,33 @@ back end through ``impl``); ``import raysweep`` does not import it. ODL (odlgrou
 is released under the MPL 2.0.
 """
 
-from __future__ import annotations
+from __future__ import annotations as _annotations
 
-from typing import Any, Optional
+from typing import Any as _Any
+from typing import Optional as _Optional
 
-import numpy as np
+import numpy as _np
 
 try:
-    import odl
+    import odl as _odl
 except ImportError as err:  # pragma: no cover - the message is the point
     raise ImportError("raysweep.odl needs ODL: pip install odl") from err
 
 from ._arrays import threads as _threads
-from ._grid import Grid
+from ._grid import Grid as _Grid
 
-_tomo = getattr(odl, "tomo", None) or getattr(getattr(odl, "applications", None), "tomo", None)
+_tomo = getattr(_odl, "tomo", None) or getattr(getattr(_odl, "applications", None), "tomo", None)
 if _tomo is None or not hasattr(_tomo, "RayTransform"):  # pragma: no cover
-    raise ImportError(f"raysweep.odl needs ODL's tomography package; ODL {odl.__version__} has none")
+    raise ImportError(f"raysweep.odl needs ODL's tomography package; ODL {_odl.__version__} has none")
 
 __all__ = ["RayTransform"]
 
+#: The back-end registry of ODL's ``RayTransform`` (``impl='...'`` looks names up there; without
+#: ``impl`` it takes the last entry).
+_IMPLS = getattr(getattr(_tomo, "operators", None), "ray_trafo", None)
 
-def _rays(geometry: Any, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
+
+def _rays(geometry: _Any, grid: _Grid) -> tuple[_np.ndarray, _np.ndarray]:
     """Each ray of ``geometry``'s partition (in C order over its shape) as an origin outside the
     grid and a unit direction from the source's side towards the detector, in ``float64``."""
     mesh = geometry.partition.meshgrid
@@ -52,16 +57,16 @@ def _rays(geometry: Any, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
     dparam = mesh[m] if len(mesh) - m == 1 else tuple(mesh[m:])
     shape = geometry.partition.shape
     dim = geometry.ndim
-    point = np.broadcast_to(geometry.det_point_position(mparam, dparam), shape + (dim,))
-    to_src = np.broadcast_to(geometry.det_to_src(mparam, dparam), shape + (dim,))
-    point = np.asarray(point, dtype=np.float64).reshape(-1, dim)
-    to_src = np.asarray(to_src, dtype=np.float64).reshape(-1, dim)
+    point = _np.broadcast_to(geometry.det_point_position(mparam, dparam), shape + (dim,))
+    to_src = _np.broadcast_to(geometry.det_to_src(mparam, dparam), shape + (dim,))
+    point = _np.asarray(point, dtype=_np.float64).reshape(-1, dim)
+    to_src = _np.asarray(to_src, dtype=_np.float64).reshape(-1, dim)
     # Back along the line from the detector point until past the grid: from there, the
     # direction towards the detector crosses the whole grid.
-    lo = grid.min.astype(np.float64)
-    hi = lo + grid.cell_size.astype(np.float64) * np.asarray(grid.cells, dtype=np.float64)
-    centre, radius = 0.5 * (lo + hi), 0.5 * float(np.linalg.norm(hi - lo))
-    back = np.linalg.norm(point - centre, axis=1) + 2.0 * radius + 1.0
+    lo = grid.min.astype(_np.float64)
+    hi = lo + grid.cell_size.astype(_np.float64) * _np.asarray(grid.cells, dtype=_np.float64)
+    centre, radius = 0.5 * (lo + hi), 0.5 * float(_np.linalg.norm(hi - lo))
+    back = _np.linalg.norm(point - centre, axis=1) + 2.0 * radius + 1.0
     origins = point + to_src * back[:, None]
     return origins, -to_src
 
@@ -70,29 +75,29 @@ class _Backend:
     """ODL's back-end protocol (``call_forward``, ``call_backward``) on a :class:`raysweep.Grid`;
     :class:`RayTransform` makes a subclass that carries the thread count."""
 
-    threads: Optional[int] = None
+    threads: _Optional[int] = None
 
-    def __init__(self, geometry: Any, vol_space: Any, proj_space: Any) -> None:
+    def __init__(self, geometry: _Any, vol_space: _Any, proj_space: _Any) -> None:
         self.geometry, self.vol_space, self.proj_space = geometry, vol_space, proj_space
-        dtype = np.dtype(vol_space.dtype)
-        self.grid = Grid(
-            np.asarray(vol_space.min_pt, dtype=dtype),
-            np.asarray(vol_space.cell_sides, dtype=dtype),
+        dtype = _np.dtype(vol_space.dtype)
+        self.grid = _Grid(
+            _np.asarray(vol_space.min_pt, dtype=dtype),
+            _np.asarray(vol_space.cell_sides, dtype=dtype),
             list(vol_space.shape),
         )
         origins, directions = _rays(geometry, self.grid)
         self.origins, self.directions = origins.astype(dtype), directions.astype(dtype)
         self.scale = float(_weight(proj_space)) / float(_weight(vol_space))
 
-    def call_forward(self, x: Any, out: Any = None, **kwargs: Any) -> Any:
-        volume = np.asarray(x.asarray(), dtype=self.vol_space.dtype)
+    def call_forward(self, x: _Any, out: _Any = None, **kwargs: _Any) -> _Any:
+        volume = _np.asarray(x.asarray(), dtype=self.vol_space.dtype)
         sums = self.grid.project(
             volume, self.origins, self.directions, threads=_threads(self.threads)
         )
         return _store(self.proj_space, sums.reshape(self.proj_space.shape), out)
 
-    def call_backward(self, x: Any, out: Any = None, **kwargs: Any) -> Any:
-        values = np.asarray(x.asarray(), dtype=self.proj_space.dtype).reshape(-1)
+    def call_backward(self, x: _Any, out: _Any = None, **kwargs: _Any) -> _Any:
+        values = _np.asarray(x.asarray(), dtype=self.proj_space.dtype).reshape(-1)
         volume = self.grid.backproject(
             values, self.origins, self.directions, threads=_threads(self.threads)
         )
@@ -101,7 +106,7 @@ class _Backend:
         return _store(self.vol_space, volume, out)
 
 
-def _weight(space: Any) -> float:
+def _weight(space: _Any) -> float:
     """A space's constant weight (1 where it is unweighted)."""
     if not space.is_weighted:
         return 1.0
@@ -111,7 +116,7 @@ def _weight(space: Any) -> float:
     return float(const)
 
 
-def _store(space: Any, array: np.ndarray, out: Any) -> Any:
+def _store(space: _Any, array: _np.ndarray, out: _Any) -> _Any:
     """``array`` as an element of ``space``, written into ``out`` where one is given."""
     if out is None:
         return space.element(array)
@@ -137,17 +142,48 @@ class RayTransform(_tomo.RayTransform):  # type: ignore[misc, name-defined]
     2.0
     """
 
-    def __init__(self, space: Any, geometry: Any, threads: Optional[int] = None, **kwargs: Any):
+    def __init__(self, space: _Any, geometry: _Any, threads: _Optional[int] = None, **kwargs: _Any):
+        """The ray transform of ``space`` along ``geometry``'s rays.
+
+        Parameters
+        ----------
+        space : odl.DiscretizedSpace
+            The image space: 2D or 3D, uniform, ``float32`` or ``float64``; each cell is a
+            pixel (voxel) of :class:`raysweep.Grid`.
+        geometry : odl.applications.tomo.Geometry
+            Any ODL geometry whose rays are lines (parallel, fan, cone, helical cone beams).
+        threads : int, optional
+            Threads for the projection and back projection: ``None`` or ``-1`` every core, else
+            1 to 4096; every count gives the same bits.
+        **kwargs
+            Passed on to ODL's ``RayTransform`` (``proj_space``, ...), except ``impl``: this
+            operator always computes with raysweep (``odl...RayTransform(space, geometry,
+            impl='raysweep')`` is the same operator on every core).
+        """
         if "impl" in kwargs:
             raise ValueError("raysweep.odl.RayTransform computes with raysweep: do not pass impl")
-        if not isinstance(space, odl.DiscretizedSpace):
+        if not isinstance(space, _odl.DiscretizedSpace):
             raise ValueError(f"space must be an ODL DiscretizedSpace, not {type(space).__name__}")
         if space.ndim not in (2, 3):
             raise ValueError(f"space must be 2D or 3D: it is {space.ndim}D")
-        if np.dtype(space.dtype) not in (np.dtype(np.float32), np.dtype(np.float64)):
+        if _np.dtype(space.dtype) not in (_np.dtype(_np.float32), _np.dtype(_np.float64)):
             raise ValueError(f"space must be of float32 or float64: it is {space.dtype}")
         if not space.is_uniform:
             raise ValueError("space must be uniformly discretized (equal cells on each axis)")
         _threads(threads)
         backend = type("RaysweepBackend", (_Backend,), {"threads": threads})
         super().__init__(space, geometry, impl=backend, **kwargs)
+
+
+def _register() -> None:
+    """``'raysweep'`` among ODL's ray-transform back ends, first, so that ODL's default (the last
+    entry, ASTRA's where it is installed) stays what it was; where ODL has no other back end,
+    raysweep's is the only one, and so the default."""
+    impls = getattr(_IMPLS, "RAY_TRAFO_IMPLS", None)
+    if impls is None or "raysweep" in impls:  # pragma: no cover - another ODL layout
+        return
+    impls["raysweep"] = _Backend
+    impls.move_to_end("raysweep", last=False)
+
+
+_register()

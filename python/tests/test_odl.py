@@ -154,3 +154,22 @@ def test_docstring_examples() -> None:
 
     failed, attempted = doctest.testmod(rso, optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
+
+
+def test_odl_finds_impl_raysweep_and_keeps_its_default() -> None:
+    from odl.applications.tomo.operators.ray_trafo import RAY_TRAFO_IMPLS
+
+    assert next(iter(RAY_TRAFO_IMPLS)) == "raysweep"
+    assert next(reversed(RAY_TRAFO_IMPLS)) == "astra_cpu"  # ODL's default, as before
+    space = square(16, "float64")
+    geometry = tomo.parallel_beam_geometry(space, num_angles=9)
+    by_name = tomo.RayTransform(space, geometry, impl="raysweep")
+    ours = rso.RayTransform(space, geometry)
+    x = odl.core.phantom.shepp_logan(space, modified=True)
+    assert np.array_equal(by_name(x).asarray(), ours(x).asarray())
+    assert np.array_equal(by_name.adjoint(by_name(x)).asarray(), ours.adjoint(ours(x)).asarray())
+
+
+def test_the_module_shows_its_own_names_and_docs() -> None:
+    assert [n for n in dir(rso) if not n.startswith("_")] == ["RayTransform"]
+    assert "threads" in (rso.RayTransform.__init__.__doc__ or "")
