@@ -1,13 +1,16 @@
 //! Occupancy: whether each cell's centre lies in a body of a scene ([`Grid::occupancy`]), the
 //! voxel image of a scene of any kind for porous-media and tomography codes.
 //!
-//! The centres of a row of cells along the last axis lie on one line. The line's spans
-//! ([`Geometry::ray_spans_to`], one per body it crosses) give each body's run of centres; each
-//! run is then settled by the body's own `contains`: a centre near the span is found inside, and
-//! the run is grown from it while the next centre is inside. A body is convex (one span per
-//! line), so the centres of a line it contains are one run, and a run grown until its
-//! neighbours are outside is exactly them, whatever the spans' rounding. Each cell is so exactly
-//! `containing` at its centre, at a few `contains` a span rather than a query a cell.
+//! The centres of a row of cells along the last axis lie on one line. Rows are taken in strips
+//! of a few neighbours on the axis before the last: the items near a strip are those a ball
+//! sweeping its middle line touches ([`Geometry::sphere_spans_to`], its radius reaching every
+//! row of the strip and a cell beyond), asked once; each row then asks each of them for its span
+//! along the row's line, which gives the body's run of centres, and the run is settled by the
+//! body's own `contains`: a centre near the span is found inside, and the run is grown from it
+//! while the next centre is inside. A body is convex (one span per line), so the centres of a
+//! line it contains are one run, and a run grown until its neighbours are outside is exactly
+//! them, whatever the spans' rounding. Each cell is so exactly `containing` at its centre, at a
+//! few `contains` a span rather than a query a cell.
 
 use alloc::vec::Vec;
 
@@ -23,7 +26,16 @@ use crate::traits::Sealed;
 
 /// Rows of cells a thread settles at a time in [`Grid::occupancy_par`].
 #[cfg(feature = "rayon")]
-const ROWS: usize = 16;
+const ROWS: usize = 64;
+
+/// A strip's reused lists: the items near it, and a row's spans of them.
+type Scratch<T, const D: usize, G> = (
+    Vec<<G as Geometry<T, D>>::Span>,
+    Vec<(<G as Geometry<T, D>>::Id, Span<T>)>,
+);
+
+/// Rows whose candidate items are found together (by one sweep of a ball along their middle).
+const STRIP: usize = 8;
 
 impl<T: Real, const D: usize> Grid<T, D> {
     /// The centre of cell `index`: on each axis `min + (index + 1/2)·cell_size`, formed in `f64`
@@ -67,9 +79,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// one, boundaries included. `cells` is in [`Grid::flat_index`] order (C order, the last
     /// axis fastest), as a volume is.
     ///
-    /// Found row by row along the last axis from the row's spans, each body's run of centres
-    /// settled by its `contains` at the run's ends (bodies are convex): a few `contains` per body
-    /// a row crosses, not a query per cell. A periodic scene's rows cross its images: every image
+    /// Found row by row along the last axis from the row's spans (of the items a ball sweeping
+    /// a strip of neighbouring rows touches), each body's run of centres settled by its
+    /// `contains` at the run's ends (bodies are convex): a few `contains` per body a row
+    /// crosses, not a query per cell. A periodic scene's rows cross its images: every image
     /// counts.
     ///
     /// # Errors
@@ -149,10 +162,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 expected: left,
             });
         }
-        let mut spans = Vec::new();
-        for (k, part) in cells.chunks_mut(n).enumerate() {
-            self.settle_row(scene, first + k, part, &mut spans);
-        }
+        self.settle_rows(scene, first, cells);
         Ok(())
     }
 
@@ -174,28 +184,43 @@ impl<T: Real, const D: usize> Grid<T, D> {
         cells
             .par_chunks_mut(n.saturating_mul(ROWS))
             .enumerate()
-            .for_each(|(chunk, part)| {
-                let mut spans = Vec::new();
-                for (k, row) in part.chunks_mut(n).enumerate() {
-                    self.settle_row(scene, chunk * ROWS + k, row, &mut spans);
-                }
-            });
+            .for_each(|(chunk, part)| self.settle_rows(scene, chunk * ROWS, part));
         Ok(())
     }
 
-    /// Row `row` of centres (its position among the rows, in C order over the axes before the
-    /// last) into `part`, one entry per cell of the last axis.
-    fn settle_row<G: Geometry<T, D>>(
+    /// The rows from row `first` (rows counted in C order over the axes before the last) into
+    /// `cells`, whole rows of the last axis's cells, in strips of up to [`STRIP`] rows that
+    /// differ only on the axis before the last.
+    fn settle_rows<G: Geometry<T, D>>(&self, scene: &G, first: usize, cells: &mut [bool]) {
+        let n = self.cells[D - 1];
+        // In one dimension there is one row, and no axis before the last.
+        let across = if D >= 2 { self.cells[D - 2] } else { 1 };
+        let mut scratch = (Vec::new(), Vec::new());
+        let mut done = 0;
+        for_each_strip(first, cells.len() / n, across, |row, len| {
+            let part = &mut cells[done * n..(done + len) * n];
+            self.settle_strip(scene, row, len, part, &mut scratch);
+            done += len;
+        });
+    }
+
+    /// The `len` rows from row `row` (consecutive on the axis before the last, the same on the
+    /// others) into `part`. The items whose spans a row may list are those a ball sweeping the
+    /// strip's middle line touches (its radius reaching every row, and a cell more): asked once,
+    /// then each row asks each of them for its span.
+    fn settle_strip<G: Geometry<T, D>>(
         &self,
         scene: &G,
         row: usize,
+        len: usize,
         part: &mut [bool],
-        spans: &mut Vec<G::Span>,
+        (near, spans): &mut Scratch<T, D, G>,
     ) {
         part.fill(false);
-        let last = D - 1;
+        let (last, across) = (D - 1, D.saturating_sub(2));
         let (n, size) = (self.cells[last], self.cell_size[last].to_wide());
-        // The row's line, from the grid's lower plane: centre k lies at about (k + 1/2)·size.
+        // The first row's line, from the grid's lower plane: centre k lies at about
+        // (k + 1/2)·size.
         let mut at = Point::<T, D>::origin();
         let mut rest = row;
         for a in (0..last).rev() {
@@ -205,24 +230,57 @@ impl<T: Real, const D: usize> Grid<T, D> {
         at[last] = self.min[last];
         let mut along = SVector::<T, D>::zeros();
         along[last] = T::one();
-        let Ok(line) = Ray::new(at, along) else {
-            return;
-        };
         // A cell beyond the last centre: a span that ends there by rounding is listed.
         let reach = T::from_wide(((n + 1) as f64 * size).min(T::MAX.to_wide()));
-        scene.ray_spans_to(&line, reach, spans);
-        let centre = |k: usize| {
-            let mut p = at;
-            p[last] = self.center_on(last, k);
-            p
+        let first_on = if D >= 2 { row % self.cells[across] } else { 0 };
+        let mut middle = at;
+        let mut sweep = T::zero();
+        if D >= 2 {
+            let lo = self.center_on(across, first_on).to_wide();
+            let hi = self.center_on(across, first_on + len - 1).to_wide();
+            middle[across] = T::from_wide(0.5 * (lo + hi));
+            sweep = T::from_wide(0.5 * (hi - lo) + self.cell_size[across].to_wide());
+        }
+        let Ok(line) = Ray::new(middle, along) else {
+            return;
         };
-        for s in spans.iter() {
-            let id = s.id();
-            let inside = |k: usize| scene.item_contains(Sealed(()), id, &centre(k));
-            if let Some((lo, hi)) = run(n, size, s.found(), inside) {
-                part[lo..=hi].fill(true);
+        scene.sphere_spans_to(&line, sweep, reach, near);
+        for (k, part) in part.chunks_mut(n).enumerate() {
+            if D >= 2 {
+                at[across] = self.center_on(across, first_on + k);
+            }
+            let Ok(line) = Ray::new(at, along) else {
+                continue;
+            };
+            spans.clear();
+            spans.extend(
+                near.iter()
+                    .filter_map(|s| Some((s.id(), scene.item_span(Sealed(()), s.id(), &line)?))),
+            );
+            let centre = |k: usize| {
+                let mut p = at;
+                p[last] = self.center_on(last, k);
+                p
+            };
+            for &(id, span) in spans.iter() {
+                let inside = |k: usize| scene.item_contains(Sealed(()), id, &centre(k));
+                if let Some((lo, hi)) = run(n, size, &span, inside) {
+                    part[lo..=hi].fill(true);
+                }
             }
         }
+    }
+}
+
+/// `strip(row, len)` for the strips that cover the `rows` rows from row `first`, in order: runs
+/// of up to [`STRIP`] consecutive rows that do not cross a multiple of `across` (the cells of
+/// the axis before the last, whose index is the row's modulo `across`).
+fn for_each_strip(first: usize, rows: usize, across: usize, mut strip: impl FnMut(usize, usize)) {
+    let mut row = first;
+    while row < first + rows {
+        let len = STRIP.min(across - row % across).min(first + rows - row);
+        strip(row, len);
+        row += len;
     }
 }
 

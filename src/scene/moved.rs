@@ -435,26 +435,47 @@ pub(crate) fn spans<T: Real, const D: usize, S: Cast<T, D>>(
             if !filter(id) {
                 return true;
             }
-            let shape = &bodies[id];
-            let wide = beyond
-                .as_ref()
-                .and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo, wide_radius));
-            let span = match wide {
-                Some(span) => span.map(|s| Span {
-                    enter: T::from_wide(s.enter),
-                    exit: T::from_wide(s.exit),
-                }),
-                None => match radius {
-                    None => shape.ray_span(&moved),
-                    Some(r) => shape.sphere_span(&moved, r),
-                },
-            };
-            if let Some(span) = span {
+            if let Some(span) = span_of(&bodies[id], &moved, beyond.as_ref(), radius, wide_radius) {
                 found(id, span);
             }
             true
         },
     );
+}
+
+/// The span of `shape` translated by `v` along the line through `ray` (the translated body's
+/// [`Cast::ray_span`]), as [`spans`] finds it.
+pub(crate) fn span<T: Real, const D: usize, S: Cast<T, D>>(
+    shape: &S,
+    v: &impl Offset<T, D>,
+    ray: &Ray<T, D>,
+) -> Option<Span<T>> {
+    let (origin, _, beyond) = Moved::of(ray.origin(), v)?.parts();
+    let beyond = beyond.map(|(wide, lo)| (ray.in_f64_from(wide), lo));
+    span_of(shape, &ray.moved_to(origin), beyond.as_ref(), None, None)
+}
+
+/// `shape`'s span (a ball's of `radius`, `wide_radius` in `f64`) along `moved`, the ray moved
+/// and rounded: from the exact moved line `beyond` where it is not exact and the shape answers
+/// there, else from `moved`.
+fn span_of<T: Real, const D: usize, S: Cast<T, D>>(
+    shape: &S,
+    moved: &Ray<T, D>,
+    beyond: Option<&(Ray<f64, D>, SVector<f64, D>)>,
+    radius: Option<T>,
+    wide_radius: Option<f64>,
+) -> Option<Span<T>> {
+    let wide = beyond.and_then(|(line, lo)| shape.moved_span(Sealed(()), line, *lo, wide_radius));
+    match wide {
+        Some(span) => span.map(|s| Span {
+            enter: T::from_wide(s.enter),
+            exit: T::from_wide(s.exit),
+        }),
+        None => match radius {
+            None => shape.ray_span(moved),
+            Some(r) => shape.sphere_span(moved, r),
+        },
+    }
 }
 
 /// `found(id)` for each body of `scene` that `filter` keeps whose translation by `v` contains

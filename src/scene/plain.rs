@@ -498,6 +498,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
         self.bodies[id].contains(point)
     }
 
+    fn item_span(&self, _: Sealed, id: usize, ray: &Ray<T, D>) -> Option<Span<T>> {
+        self.bodies[id].ray_span(ray)
+    }
+
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
         ray_batch::ray_order(origins, self.footprint())
     }

@@ -174,6 +174,11 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
     #[doc(hidden)]
     fn item_contains(&self, _: Sealed, id: Self::Id, point: &Point<T, D>) -> bool;
 
+    /// The crate's hook for [`Grid::occupancy`](crate::Grid::occupancy): the span of the item
+    /// `id` along the line through `ray`, as [`Geometry::ray_spans_to`] finds it.
+    #[doc(hidden)]
+    fn item_span(&self, _: Sealed, id: Self::Id, ray: &Ray<T, D>) -> Option<Span<T>>;
+
     /// The order in which [`Geometry::cast_rays`] traces rays from `origins` (one per ray): their
     /// indices along a space-filling curve through the origins where the scene's hierarchies
     /// and bodies take more than 8 MiB and the origins do not come in order already, else `None`

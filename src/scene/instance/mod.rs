@@ -523,6 +523,16 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for InstancedScene<T
         moved::contains(&placed.scene.bodies()[body], &placed.offset, point)
     }
 
+    fn item_span(
+        &self,
+        _: Sealed,
+        (instance, body): (usize, usize),
+        ray: &Ray<T, D>,
+    ) -> Option<Span<T>> {
+        let placed = &self.instances()[instance];
+        moved::span(&placed.scene.bodies()[body], &placed.offset, ray)
+    }
+
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
         ray_batch::ray_order(origins, self.footprint)
     }

@@ -305,6 +305,16 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for PeriodicScene<T,
         moved::contains(&self.scene.bodies()[body], &v, point)
     }
 
+    fn item_span(
+        &self,
+        _: Sealed,
+        (body, image): (usize, Image<D>),
+        ray: &Ray<T, D>,
+    ) -> Option<Span<T>> {
+        let v = Vector::of(&image, &self.size, self.products);
+        moved::span(&self.scene.bodies()[body], &v, ray)
+    }
+
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {
         ray_batch::ray_order(origins, self.scene.footprint())
     }
