@@ -28,12 +28,6 @@ use crate::traits::Sealed;
 #[cfg(feature = "rayon")]
 const ROWS: usize = 64;
 
-/// A strip's reused lists: the items near it, and a row's spans of them.
-type Scratch<T, const D: usize, G> = (
-    Vec<<G as Geometry<T, D>>::Span>,
-    Vec<(<G as Geometry<T, D>>::Id, Span<T>)>,
-);
-
 /// Rows whose candidate items are found together (by one sweep of a ball along their middle).
 const STRIP: usize = 8;
 
@@ -195,11 +189,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let n = self.cells[D - 1];
         // In one dimension there is one row, and no axis before the last.
         let across = if D >= 2 { self.cells[D - 2] } else { 1 };
-        let mut scratch = (Vec::new(), Vec::new());
+        let mut near = Vec::new();
         let mut done = 0;
         for_each_strip(first, cells.len() / n, across, |row, len| {
             let part = &mut cells[done * n..(done + len) * n];
-            self.settle_strip(scene, row, len, part, &mut scratch);
+            self.settle_strip(scene, row, len, part, &mut near);
             done += len;
         });
     }
@@ -214,7 +208,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         row: usize,
         len: usize,
         part: &mut [bool],
-        (near, spans): &mut Scratch<T, D, G>,
+        near: &mut Vec<G::Span>,
     ) {
         part.fill(false);
         let (last, across) = (D - 1, D.saturating_sub(2));
@@ -252,17 +246,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
             let Ok(line) = Ray::new(at, along) else {
                 continue;
             };
-            spans.clear();
-            spans.extend(
-                near.iter()
-                    .filter_map(|s| Some((s.id(), scene.item_span(Sealed(()), s.id(), &line)?))),
-            );
             let centre = |k: usize| {
                 let mut p = at;
                 p[last] = self.center_on(last, k);
                 p
             };
-            for &(id, span) in spans.iter() {
+            for id in near.iter().map(Answer::id) {
+                let Some(span) = scene.item_span(Sealed(()), id, &line) else {
+                    continue;
+                };
                 let inside = |k: usize| scene.item_contains(Sealed(()), id, &centre(k));
                 if let Some((lo, hi)) = run(n, size, &span, inside) {
                     part[lo..=hi].fill(true);
