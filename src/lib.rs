@@ -38,7 +38,7 @@
 //! | which body of many is nearest to a point (deepest, if inside several)? which bodies lie within a distance of it? | [`Scene::nearest`], [`Scene::within`] |
 //! | when does a moving ball first touch a moving body? | [`Sphere::time_of_impact`] |
 //! | every question above in a medium that repeats without end (a periodic box of particles, a porous sample's periodic volume), rays that wrap and neighbours at any distance, no body copied | [`PeriodicScene`], [`Periodicity`] |
-//! | the bodies a segment crosses, each with its chord; the intervals of the union of overlapping bodies (grains, a Boolean model) | [`Geometry::ray_spans_to`], [`Span::clipped`], [`Geometry::union_spans`] |
+//! | the bodies a segment crosses, each with its chord; the intervals of the union of overlapping bodies (grains, a Boolean model), and where a probe ball of a radius passes | [`Geometry::ray_spans_to`], [`Span::clipped`], [`Geometry::union_spans`], [`Geometry::union_sphere_spans`] |
 //! | one transport or packing routine for every kind of scene | [`Geometry`], [`Proximity`], [`Answer`] |
 //!
 //! # Semantics at the edges

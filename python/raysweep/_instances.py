@@ -320,6 +320,38 @@ class InstancedScene:
         )
         return UnionSpans(*found)
 
+    def union_sphere_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        max_distance: Optional[npt.ArrayLike] = None,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> UnionSpans:
+        """The intervals of the union of :meth:`sphere_spans`'s spans, as
+        :meth:`Scene.union_sphere_spans`: where a ball of ``radius`` moving along each line
+        overlaps at least one instance's body.
+
+        >>> import raysweep as rs
+        >>> ball = rs.Scene(spheres=([[0.0, 0.0]], [1.0]))
+        >>> pair = rs.InstancedScene([ball], [0, 0], [[4.0, 0.0], [5.0, 0.0]])
+        >>> union = pair.union_sphere_spans([[0.0, 0.0]], [[1.0, 0.0]], 0.5)
+        >>> union.enter.tolist(), union.exit.tolist()
+        ([2.5], [6.5])
+        """
+        o, d = self._rays(origins, directions)
+        segment = None if max_distance is None else _arrays.per_row(max_distance, self.dtype, "max_distance")
+        found = self._inner.union_spans(
+            o,
+            d,
+            segment,
+            _arrays.mask(mask, len(self), "instance"),
+            _arrays.threads(threads),
+            radius=_arrays.per_row(radius, self.dtype, "radius"),
+        )
+        return UnionSpans(*found)
+
     def containing(
         self,
         points: npt.ArrayLike,

@@ -109,9 +109,43 @@ class PeriodicScene:
 
     @property
     def scene(self) -> Any:
-        """The bodies as a plain :class:`Scene` (image zero), as they were when this one was
-        built."""
-        return self._scene
+        """The bodies as a plain :class:`Scene` (image zero), as they are now: a copy, which
+        bodies pushed to it do not reach this one."""
+        return type(self._scene)._wrap(self._scene._inner.snapshot())
+
+    def push(
+        self,
+        spheres: Optional[tuple[Any, ...]] = None,
+        ellipsoids: Optional[tuple[Any, ...]] = None,
+        boxes: Optional[tuple[Any, ...]] = None,
+    ) -> Ints:
+        """Adds bodies (each standing for all its images), given as :meth:`Scene.push` takes
+        them, and returns their ids (``int64``), numbered after the existing bodies as
+        :meth:`Scene.push` numbers them. Every query is exact at once, as if the periodic scene
+        were built anew: a few bodies are inserted into the hierarchy where they add least
+        (``PeriodicScene::push``); many (a quarter of the scene or more), or bodies of a kind it
+        does not hold yet, rebuild it. Queries running meanwhile answer for the scene as it
+        was. Interrupted (Ctrl-C), nothing is added. Packing a periodic box:
+
+        >>> import raysweep as rs
+        >>> box = rs.Scene(spheres=([[1.0, 1.0]], [0.5]), period=([0.0, 0.0], [4.0, 4.0]))
+        >>> ball = [[3.9, 1.0]]
+        >>> box.containing(ball).body.tolist()  # is the ball's centre free?
+        []
+        >>> box.push(spheres=(ball, [0.5])).tolist()
+        [1]
+        >>> hit = box.cast_rays([[-2.0, 1.0]], [[1.0, 0.0]])  # its image at x = -0.1
+        >>> hit.body.tolist(), hit.image.tolist()
+        ([1], [[-1, 0]])
+        """
+        before = self._scene._inner.snapshot()
+        ids: Ints = self._scene.push(spheres, ellipsoids, boxes)
+        try:
+            self._inner.push(self._scene._inner)
+        except BaseException:
+            self._scene = type(self._scene)._wrap(before)
+            raise
+        return ids
 
     @property
     def period(self) -> tuple[Floats, Floats]:
@@ -318,6 +352,39 @@ class PeriodicScene:
         o, d = self._rays(origins, directions)
         end = self._finite(max_distance)
         found = self._inner.union_spans(o, d, end, _arrays.mask(mask, len(self)), _arrays.threads(threads))
+        return UnionSpans(*found)
+
+    def union_sphere_spans(
+        self,
+        origins: npt.ArrayLike,
+        directions: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        max_distance: npt.ArrayLike,
+        mask: Optional[npt.ArrayLike] = None,
+        threads: Optional[int] = None,
+    ) -> UnionSpans:
+        """The intervals of the union of :meth:`sphere_spans`'s spans over every ``(body,
+        image)`` along the segment ``[0, max_distance]`` (finite, required), clamped, as
+        :meth:`Scene.union_sphere_spans`: where a ball of ``radius`` moving along each ray
+        overlaps at least one body, across the box's faces.
+
+        >>> import raysweep as rs
+        >>> box = rs.Scene(spheres=([[0.5, 2.0], [3.5, 2.0]], [1.0, 1.0]))
+        >>> lattice = rs.PeriodicScene(box, ([0.0, 0.0], [4.0, 4.0]))
+        >>> union = lattice.union_sphere_spans([[0.0, 2.0]], [[1.0, 0.0]], 0.25, 8.0)
+        >>> union.enter.tolist(), union.exit.tolist()
+        ([0.0, 2.25, 6.25], [1.75, 5.75, 8.0])
+        """
+        o, d = self._rays(origins, directions)
+        end = self._finite(max_distance)
+        found = self._inner.union_spans(
+            o,
+            d,
+            end,
+            _arrays.mask(mask, len(self)),
+            _arrays.threads(threads),
+            radius=_arrays.per_row(radius, self.dtype, "radius"),
+        )
         return UnionSpans(*found)
 
     def _finite(self, max_distance: npt.ArrayLike) -> np.ndarray:

@@ -85,6 +85,7 @@ class _Scene:
         max_distance: Optional[np.ndarray],
         mask: Optional[np.ndarray],
         threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(
@@ -114,6 +115,7 @@ class _PeriodicScene:
     def dtype(self) -> str: ...
     @property
     def hierarchy_bytes(self) -> int: ...
+    def push(self, scene: _Scene) -> None: ...
     def cast_rays(
         self,
         origins: np.ndarray,
@@ -156,6 +158,7 @@ class _PeriodicScene:
         max_distance: np.ndarray,
         mask: Optional[np.ndarray],
         threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(
@@ -223,6 +226,7 @@ class _InstancedScene:
         max_distance: Optional[np.ndarray],
         mask: Optional[np.ndarray],
         threads: Optional[int],
+        radius: Optional[np.ndarray] = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def occupancy(self, grid: _Grid, threads: Optional[int]) -> np.ndarray: ...
     def containing(

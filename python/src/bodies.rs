@@ -108,7 +108,7 @@ impl<T: Real, const D: usize> Solids<T, D> {
     }
 
     /// Every body, in id order, as a [`Body`].
-    fn bodies(&self) -> Vec<Body<T, D>> {
+    pub(crate) fn bodies(&self) -> Vec<Body<T, D>> {
         match self {
             Solids::Spheres(v) => v.iter().map(|&b| b.into()).collect(),
             Solids::Ellipsoids(v) => v.iter().map(|&b| b.into()).collect(),
@@ -148,14 +148,16 @@ impl<T: Real, const D: usize> Bodies<T, D> {
         })
     }
 
-    /// Whether the two hold the same scene (not equal ones: the same in memory).
-    pub(crate) fn same(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Bodies::Spheres(a), Bodies::Spheres(b)) => Arc::ptr_eq(a, b),
-            (Bodies::Ellipsoids(a), Bodies::Ellipsoids(b)) => Arc::ptr_eq(a, b),
-            (Bodies::Boxes(a), Bodies::Boxes(b)) => Arc::ptr_eq(a, b),
-            (Bodies::Mixed(a), Bodies::Mixed(b)) => Arc::ptr_eq(a, b),
-            _ => false,
+    /// The bodies from id `first` on, of the scene's kind.
+    pub(crate) fn from(&self, first: usize) -> Solids<T, D> {
+        fn after<S: Clone>(bodies: &[S], first: usize) -> Vec<S> {
+            bodies.get(first..).unwrap_or_default().to_vec()
+        }
+        match self {
+            Bodies::Spheres(s) => Solids::Spheres(after(s.bodies(), first)),
+            Bodies::Ellipsoids(s) => Solids::Ellipsoids(after(s.bodies(), first)),
+            Bodies::Boxes(s) => Solids::Boxes(after(s.bodies(), first)),
+            Bodies::Mixed(s) => Solids::Mixed(after(s.bodies(), first)),
         }
     }
 

@@ -312,9 +312,9 @@ impl PyInstancedScene {
         on_any!(&self.core, s => queries::spans(s, &args))
     }
 
-    /// The intervals of the union of each line's spans (or the segment's, clamped): (offsets,
-    /// enter, exit).
-    #[pyo3(signature = (origins, directions, max_distance, mask, threads))]
+    /// The intervals of the union of each line's spans (of a ball of `radius` moving along it
+    /// where given; or the segment's, clamped): (offsets, enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads, radius=None))]
     fn union_spans(
         &self,
         origins: Bound<'_, PyAny>,
@@ -322,9 +322,11 @@ impl PyInstancedScene {
         max_distance: Option<Bound<'_, PyAny>>,
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.segment = max_distance;
+        args.radius = radius;
         on_any!(&self.core, s => queries::union_spans(s, &args))
     }
 

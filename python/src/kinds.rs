@@ -4,6 +4,8 @@
 //! [`BySolid`]) over a family of types ([`OfWidth`], [`OfSolid`]: a grid, a scene, an instanced
 //! scene, a periodic scene), and the macros that run generic code on whichever a value holds.
 
+use std::sync::Arc;
+
 use raysweep::{Aabb, Body, Ellipsoid, Real, Sphere};
 
 use crate::arrays::Width;
@@ -61,12 +63,20 @@ where
 pub(crate) trait Picks<const D: usize>: Width {
     /// The value inside `value` where it is of this width and dimension.
     fn pick<F: OfWidth>(value: &ByWidth<F>) -> Option<&F::Of<Self, D>>;
+    /// The same, to change.
+    fn pick_mut<F: OfWidth>(value: &mut ByWidth<F>) -> Option<&mut F::Of<Self, D>>;
 }
 
 macro_rules! picks {
     ($variant:ident, $t:ty, $d:literal) => {
         impl Picks<$d> for $t {
             fn pick<F: OfWidth>(value: &ByWidth<F>) -> Option<&F::Of<$t, $d>> {
+                match value {
+                    ByWidth::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn pick_mut<F: OfWidth>(value: &mut ByWidth<F>) -> Option<&mut F::Of<$t, $d>> {
                 match value {
                     ByWidth::$variant(v) => Some(v),
                     _ => None,
@@ -107,6 +117,38 @@ where
             BySolid::Ellipsoids(v) => BySolid::Ellipsoids(v.clone()),
             BySolid::Boxes(v) => BySolid::Boxes(v.clone()),
             BySolid::Mixed(v) => BySolid::Mixed(v.clone()),
+        }
+    }
+}
+
+/// A value held behind an `Arc`, known by where it is in memory.
+pub(crate) trait Shares {
+    /// Whether the two are the same value in memory (not equal ones).
+    fn same(&self, other: &Self) -> bool;
+}
+
+impl<V> Shares for Arc<V> {
+    fn same(&self, other: &Self) -> bool {
+        Arc::ptr_eq(self, other)
+    }
+}
+
+impl<T: Real, const D: usize, F: OfSolid<T, D>> BySolid<T, D, F>
+where
+    F::Of<Sphere<T, D>>: Shares,
+    F::Of<Ellipsoid<T, D>>: Shares,
+    F::Of<Aabb<T, D>>: Shares,
+    F::Of<Body<T, D>>: Shares,
+{
+    /// Whether the two hold the same value in memory, of the same kind (a change made meanwhile
+    /// makes them differ).
+    pub(crate) fn same(&self, other: &Self) -> bool {
+        match (self, other) {
+            (BySolid::Spheres(a), BySolid::Spheres(b)) => a.same(b),
+            (BySolid::Ellipsoids(a), BySolid::Ellipsoids(b)) => a.same(b),
+            (BySolid::Boxes(a), BySolid::Boxes(b)) => a.same(b),
+            (BySolid::Mixed(a), BySolid::Mixed(b)) => a.same(b),
+            _ => false,
         }
     }
 }

@@ -11,6 +11,7 @@ mod args;
 mod arrays;
 #[macro_use]
 mod bodies;
+mod current;
 mod grid;
 mod impact;
 mod instances;

@@ -4,6 +4,8 @@
 //! answers (it stacks the image's `D` columns into one); every answer here is the crate's, row
 //! by row.
 
+use std::sync::Arc;
+
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -12,21 +14,22 @@ use raysweep::{PeriodicScene, Periodicity};
 
 use crate::args::QueryArgs;
 use crate::arrays::{Width, slice};
-use crate::bodies::{Bodies, Solid};
+use crate::bodies::{Solid, Solids};
+use crate::current::Current;
 use crate::grid::PyGrid;
-use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth};
+use crate::kinds::{BySolid, ByWidth, OfSolid, OfWidth, Picks};
 use crate::queries;
-use crate::scene::{AnyScene, Holds, PyScene};
+use crate::scene::{AnyScene, Holds, IN_PLACE, PyScene};
 use crate::threads::Run;
 
-/// Periodic scenes, one for each kind of solid.
+/// Periodic scenes shared, one for each kind of solid.
 struct Periodics;
 
 impl<T: Width, const D: usize> OfSolid<T, D> for Periodics {
-    type Of<S> = PeriodicScene<T, D, S>;
+    type Of<S> = Arc<PeriodicScene<T, D, S>>;
 }
 
-/// A periodic scene of one kind of solid, as [`Bodies`] is a scene of one.
+/// A periodic scene of one kind of solid, as [`Bodies`](crate::bodies::Bodies) is a scene of one.
 type Periodic<T, const D: usize> = BySolid<T, D, Periodics>;
 
 /// Periodic scenes, one for each width and dimension.
@@ -39,16 +42,21 @@ impl OfWidth for PeriodicWidths {
 /// A periodic scene in one of the widths and dimensions Python gets.
 type AnyPeriodic = ByWidth<PeriodicWidths>;
 
-/// `$body` with `$s` bound to the crate's periodic scene inside `$any` (an [`AnyPeriodic`]).
+/// `$body` with `$s` bound to the crate's periodic scene inside `$any` (an [`AnyPeriodic`]), as
+/// a `&PeriodicScene`.
 macro_rules! on_any {
     ($any:expr, $s:ident => $body:expr) => {
-        on_kind!($any, periodic => on_solid!(periodic, $s => $body))
+        on_kind!($any, periodic => on_solid!(periodic, shared => {
+            let $s = &**shared;
+            $body
+        }))
     };
 }
 
+/// The bodies of a scene repeated on a lattice, in the scene's id order (then the bodies pushed).
 #[pyclass(name = "_PeriodicScene", module = "raysweep._raysweep", frozen)]
 pub(crate) struct PyPeriodicScene {
-    core: AnyPeriodic,
+    core: Current<AnyPeriodic>,
 }
 
 /// The lattice `min`, `size`, `axes` describe, in `D` dimensions; a `ValueError` saying what is
@@ -101,20 +109,103 @@ where
             T::NAME
         ))
     })?;
-    fn placed<T: Width, const D: usize, S: Solid<T, D> + Clone + 'static>(
-        run: &Run<'_>,
-        bodies: &[S],
+    let solids = bodies.from(0);
+    run.apart(move || placed(solids, period))
+}
+
+/// The periodic scene of `solids` on `period`, of their kind (built on rayon's threads).
+fn placed<T: Width, const D: usize>(
+    solids: Solids<T, D>,
+    period: Periodicity<T, D>,
+) -> Periodic<T, D> {
+    fn of<T: Width, const D: usize, S: Solid<T, D>>(
+        bodies: Vec<S>,
         period: Periodicity<T, D>,
-    ) -> PyResult<PeriodicScene<T, D, S>> {
-        let bodies = bodies.to_vec();
-        run.apart(move || PeriodicScene::new(bodies, period))
+    ) -> Arc<PeriodicScene<T, D, S>> {
+        Arc::new(PeriodicScene::new(bodies, period))
     }
-    Ok(match &bodies {
-        Bodies::Spheres(s) => Periodic::Spheres(placed(run, s.bodies(), period)?),
-        Bodies::Ellipsoids(s) => Periodic::Ellipsoids(placed(run, s.bodies(), period)?),
-        Bodies::Boxes(s) => Periodic::Boxes(placed(run, s.bodies(), period)?),
-        Bodies::Mixed(s) => Periodic::Mixed(placed(run, s.bodies(), period)?),
-    })
+    match solids {
+        Solids::Spheres(v) => Periodic::Spheres(of(v, period)),
+        Solids::Ellipsoids(v) => Periodic::Ellipsoids(of(v, period)),
+        Solids::Boxes(v) => Periodic::Boxes(of(v, period)),
+        Solids::Mixed(v) => Periodic::Mixed(of(v, period)),
+    }
+}
+
+/// Adds `new` to `periodic` in place (each with `PeriodicScene::push`), where they are of its
+/// kind (a scene of `Body` takes any); `false`, nothing added, where they are not.
+fn grown<T: Width, const D: usize>(periodic: &mut Periodic<T, D>, new: &Solids<T, D>) -> bool {
+    fn each<T: Width, const D: usize, S: Solid<T, D> + Clone>(
+        periodic: &mut Arc<PeriodicScene<T, D, S>>,
+        new: impl IntoIterator<Item = S>,
+    ) -> bool {
+        let periodic = Arc::make_mut(periodic);
+        for body in new {
+            periodic.push(body);
+        }
+        true
+    }
+    match (periodic, new) {
+        (Periodic::Spheres(p), Solids::Spheres(v)) => each(p, v.iter().copied()),
+        (Periodic::Ellipsoids(p), Solids::Ellipsoids(v)) => each(p, v.iter().copied()),
+        (Periodic::Boxes(p), Solids::Boxes(v)) => each(p, v.iter().copied()),
+        (Periodic::Mixed(p), new) => each(p, new.bodies()),
+        _ => false,
+    }
+}
+
+/// Brings `periodic` up to `scene`, the Python scene it was built from with bodies pushed since:
+/// `scene`'s bodies from the periodic scene's count on are added, a few in place, many (a quarter
+/// of the scene or more, or of a kind it does not hold) by building it anew from `scene`, apart.
+fn caught_up<T: Width + Picks<D>, const D: usize>(
+    periodic: &PyPeriodicScene,
+    run: &Run<'_>,
+    scene: &AnyScene,
+) -> PyResult<()>
+where
+    AnyScene: Holds<T, D>,
+{
+    let py = run.py();
+    let bodies = scene.held().ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "the scene is {} in {} dimensions, the periodic scene {} in {D}",
+            scene.dtype(),
+            scene.dim(),
+            T::NAME
+        ))
+    })?;
+    loop {
+        let before = T::pick(&periodic.core.now(py)).expect("one kind").clone();
+        let (first, period) = on_solid!(&before, p => (p.len(), *p.period()));
+        if bodies.len() <= first {
+            return Ok(());
+        }
+        let new = bodies.from(first);
+        if new.len() <= IN_PLACE && 4 * new.len() < first {
+            let pushed = py.detach(|| {
+                let mut now = periodic.core.lock();
+                let held = T::pick_mut(&mut *now).expect("one kind");
+                held.same(&before) && grown(held, &new)
+            });
+            if pushed {
+                return Ok(());
+            }
+        }
+        let all = bodies.from(0);
+        let after = run.apart(move || placed(all, period))?;
+        let swapped = py.detach(|| {
+            let mut now = periodic.core.lock();
+            let held = T::pick_mut(&mut *now).expect("one kind");
+            let same = held.same(&before);
+            if same {
+                *held = after;
+            }
+            same
+        });
+        if swapped {
+            return Ok(());
+        }
+    }
 }
 
 #[pymethods]
@@ -136,29 +227,44 @@ impl PyPeriodicScene {
             scene.dim(),
             build(&run, &scene, &min, &size, &axes)
         );
-        Ok(PyPeriodicScene { core })
+        Ok(PyPeriodicScene {
+            core: Current::new(core),
+        })
     }
 
-    fn __len__(&self) -> usize {
-        on_any!(&self.core, s => s.len())
+    /// Adds the bodies `scene` (the scene this one was built from, bodies pushed to it since)
+    /// holds beyond this one's count, with the same ids.
+    fn push(&self, py: Python<'_>, scene: PyRef<'_, PyScene>) -> PyResult<()> {
+        let scene = scene.now(py);
+        let run = Run::new(py, None)?;
+        match scene {
+            AnyScene::F32x2(_) => caught_up::<f32, 2>(self, &run, &scene),
+            AnyScene::F32x3(_) => caught_up::<f32, 3>(self, &run, &scene),
+            AnyScene::F64x2(_) => caught_up::<f64, 2>(self, &run, &scene),
+            AnyScene::F64x3(_) => caught_up::<f64, 3>(self, &run, &scene),
+        }
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        on_any!(&self.core.now(py), s => s.len())
     }
 
     /// The dimension: 2 or 3.
     #[getter]
-    fn dim(&self) -> usize {
-        self.core.dim()
+    fn dim(&self, py: Python<'_>) -> usize {
+        self.core.now(py).dim()
     }
 
     /// The width: "float32" or "float64".
     #[getter]
-    fn dtype(&self) -> &'static str {
-        self.core.dtype()
+    fn dtype(&self, py: Python<'_>) -> &'static str {
+        self.core.now(py).dtype()
     }
 
     /// The bytes the hierarchy over the bodies holds.
     #[getter]
-    fn hierarchy_bytes(&self) -> usize {
-        on_any!(&self.core, s => s.scene().hierarchy_bytes())
+    fn hierarchy_bytes(&self, py: Python<'_>) -> usize {
+        on_any!(&self.core.now(py), s => s.scene().hierarchy_bytes())
     }
 
     /// First hits of rays, or of balls of `radius` moving along them: (distance, body, image's
@@ -173,9 +279,10 @@ impl PyPeriodicScene {
         threads: Option<i64>,
         radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(origins.py());
         let mut args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
         args.radius = radius;
-        on_any!(&self.core, s => queries::cast_rays(s, &args))
+        on_any!(&now, s => queries::cast_rays(s, &args))
     }
 
     /// The next crossing of each ray beyond `after` within its largest distance: (distance,
@@ -189,9 +296,10 @@ impl PyPeriodicScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(origins.py());
         let mut args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
         args.after = Some(after);
-        on_any!(&self.core, s => queries::next_crossing(s, &args))
+        on_any!(&now, s => queries::next_crossing(s, &args))
     }
 
     /// Whether each ray hits a body within its largest distance.
@@ -203,8 +311,9 @@ impl PyPeriodicScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(origins.py());
         let args = QueryArgs::of_rays(origins, directions, Some(max_distance), mask, threads);
-        on_any!(&self.core, s => queries::hits_any(s, &args))
+        on_any!(&now, s => queries::hits_any(s, &args))
     }
 
     /// Every `(body, image)` the segment `[0, max_distance]` of each ray (or a ball of `radius`
@@ -219,14 +328,16 @@ impl PyPeriodicScene {
         threads: Option<i64>,
         radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(origins.py());
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.segment = Some(max_distance);
         args.radius = radius;
-        on_any!(&self.core, s => queries::spans(s, &args))
+        on_any!(&now, s => queries::spans(s, &args))
     }
 
-    /// The intervals of the union of the spans of each ray's segment `[0, max_distance]`,
-    /// clamped: (offsets, enter, exit).
+    /// The intervals of the union of the spans of each ray's segment `[0, max_distance]` (or of
+    /// a ball of `radius` moving along it), clamped: (offsets, enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads, radius=None))]
     fn union_spans(
         &self,
         origins: Bound<'_, PyAny>,
@@ -234,16 +345,19 @@ impl PyPeriodicScene {
         max_distance: Bound<'_, PyAny>,
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(origins.py());
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.segment = Some(max_distance);
-        on_any!(&self.core, s => queries::union_spans(s, &args))
+        args.radius = radius;
+        on_any!(&now, s => queries::union_spans(s, &args))
     }
 
     /// Whether each cell's centre of `grid` lies in a body: a bool array of the grid's shape.
     fn occupancy(&self, grid: PyRef<'_, PyGrid>, threads: Option<i64>) -> PyResult<Py<PyAny>> {
         let py = grid.py();
-        on_any!(&self.core, s => queries::occupancy(s, &grid, threads, py))
+        on_any!(&self.core.now(py), s => queries::occupancy(s, &grid, threads, py))
     }
 
     /// The `(body, image)` pairs containing each point: (offsets, body, image's `D` columns).
@@ -253,8 +367,9 @@ impl PyPeriodicScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(points.py());
         let args = QueryArgs::of_points(points, None, mask, threads);
-        on_any!(&self.core, s => queries::containing(s, &args))
+        on_any!(&now, s => queries::containing(s, &args))
     }
 
     /// The `(body, image)` nearest to each point within its largest distance.
@@ -265,8 +380,9 @@ impl PyPeriodicScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(points.py());
         let args = QueryArgs::of_points(points, Some(max_distance), mask, threads);
-        on_any!(&self.core, s => queries::nearest(s, &args))
+        on_any!(&now, s => queries::nearest(s, &args))
     }
 
     /// The `(body, image)` pairs within each point's distance.
@@ -277,7 +393,8 @@ impl PyPeriodicScene {
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
+        let now = self.core.now(points.py());
         let args = QueryArgs::of_points(points, Some(distance), mask, threads);
-        on_any!(&self.core, s => queries::within(s, &args))
+        on_any!(&now, s => queries::within(s, &args))
     }
 }

@@ -316,19 +316,21 @@ pub(crate) fn spans<T: Width, const D: usize, Q: Placed<T, D>>(
     )
 }
 
-/// The intervals of the union of each row's spans (the whole line's, or the segment's,
-/// clamped): (offsets, enter, exit), each end one of the spans' own.
+/// The intervals of the union of each row's spans (of a ball of `radius` where given; the
+/// whole line's, or the segment's, clamped): (offsets, enter, exit), each end one of the spans'
+/// own.
 pub(crate) fn union_spans<T: Width, const D: usize, Q: Placed<T, D>>(
     placed: &Q,
     args: &QueryArgs<'_>,
 ) -> PyResult<Py<PyAny>> {
     let (read, run) = args.read::<T>()?;
     let rays = read.rays::<D>()?;
+    let radius = read.radius(rays.len())?;
     let segment = read.segment(rays.len())?;
     let keep = read.keep(placed.items(), Q::OVER)?;
     let (offsets, found) = ragged(&run, rays.len(), |row, out: &mut Vec<Span<T>>| {
         let mut spans = Vec::new();
-        let asked = (None, segment.map(|e| e.at(row)));
+        let asked = (radius.map(|r| r.at(row)), segment.map(|e| e.at(row)));
         row_spans(placed, &rays.get(row)?, asked, keep, &mut spans);
         Span::union_of(spans.iter().map(|(_, s)| *s), out);
         Ok(())

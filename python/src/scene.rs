@@ -3,8 +3,6 @@
 //! Python class `raysweep.Scene` (`raysweep/_scene.py`) checks dtypes and shapes and wraps the
 //! answers; every answer here is the crate's, row by row.
 
-use std::sync::Mutex;
-
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyValueError;
@@ -16,6 +14,7 @@ use raysweep::{Aabb, Body, Ellipsoid, Scene, Sphere};
 use crate::args::QueryArgs;
 use crate::arrays::{PointRows, Width, column, same_rows, slice, table};
 use crate::bodies::{Bodies, Solids};
+use crate::current::Current;
 use crate::grid::PyGrid;
 use crate::kinds::{ByWidth, OfWidth};
 use crate::queries;
@@ -75,35 +74,24 @@ holds!(F64x3, f64, 3);
 /// bodies pushed, in the order pushed).
 #[pyclass(name = "_Scene", module = "raysweep._raysweep", frozen)]
 pub(crate) struct PyScene {
-    /// The scene as it is now. A query takes it (a few `Arc` clones) and runs on that; a push
-    /// changes it with the lock held and the GIL released.
-    scene: Mutex<AnyScene>,
+    scene: Current<AnyScene>,
 }
 
 /// Pushes of up to this many bodies change the scene in place, at once (about 2.5 µs a body);
 /// larger ones build the new scene on a thread of its own that Ctrl-C can leave behind.
-const IN_PLACE: usize = 16_384;
+pub(crate) const IN_PLACE: usize = 16_384;
 
 impl PyScene {
     /// A Python scene holding `scene`.
     pub(crate) fn holding(scene: AnyScene) -> Self {
         PyScene {
-            scene: Mutex::new(scene),
+            scene: Current::new(scene),
         }
     }
 
-    /// The scene as it is now (waiting with the GIL released while a push holds it).
+    /// The scene as it is now.
     pub(crate) fn now(&self, py: Python<'_>) -> AnyScene {
-        if let Ok(scene) = self.scene.try_lock() {
-            return scene.clone();
-        }
-        py.detach(|| self.lock().clone())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, AnyScene> {
-        self.scene
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.scene.now(py)
     }
 }
 
@@ -266,7 +254,7 @@ where
         }
         if new.len() <= IN_PLACE && 4 * new.len() < first {
             let pushed = run.py().detach(|| {
-                let mut now = scene.lock();
+                let mut now = scene.scene.lock();
                 let held = now.holding().expect("one kind");
                 held.same(&before) && held.push(&new)
             });
@@ -283,7 +271,7 @@ where
             start.with(added)
         })?;
         let swapped = run.py().detach(|| {
-            let mut now = scene.lock();
+            let mut now = scene.scene.lock();
             let same = kind(&now).same(&before);
             if same {
                 *now = AnyScene::of(after);
@@ -541,9 +529,9 @@ impl PyScene {
         on_scene!(&scene, s => queries::spans(s, &args))
     }
 
-    /// The intervals of the union of each line's spans (or the segment's, clamped): (offsets,
-    /// enter, exit).
-    #[pyo3(signature = (origins, directions, max_distance, mask, threads))]
+    /// The intervals of the union of each line's spans (of a ball of `radius` moving along it
+    /// where given; or the segment's, clamped): (offsets, enter, exit).
+    #[pyo3(signature = (origins, directions, max_distance, mask, threads, radius=None))]
     fn union_spans(
         &self,
         origins: Bound<'_, PyAny>,
@@ -551,10 +539,12 @@ impl PyScene {
         max_distance: Option<Bound<'_, PyAny>>,
         mask: Option<Bound<'_, PyAny>>,
         threads: Option<i64>,
+        radius: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let scene = self.now(origins.py());
         let mut args = QueryArgs::of_rays(origins, directions, None, mask, threads);
         args.segment = max_distance;
+        args.radius = radius;
         on_scene!(&scene, s => queries::union_spans(s, &args))
     }
 

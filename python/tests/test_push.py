@@ -1,9 +1,12 @@
 """A scene's bodies read back as given, and ``Scene.push``: after adding bodies (a few, more than
 are inserted in place, a quarter of the scene or more, of a new kind, to an empty scene) every
 answer equals that of the scene built from all the bodies at once, bit for bit, with the ids
-``push`` returned; a bad body changes nothing."""
+``push`` returned; a bad body changes nothing. ``PeriodicScene.push`` the same way against the
+periodic scene built at once."""
 
 from __future__ import annotations
+
+import pickle
 
 import numpy as np
 import pytest
@@ -118,3 +121,60 @@ def test_a_bad_push_changes_nothing_and_lists_take_the_width():
     assert ids.tolist() == [3] and scene.spheres.centers.dtype == np.float32
     assert scene.spheres.centers[3].tolist() == np.array([0.1, 0.2], np.float32).tolist()
     assert scene.push().tolist() == []
+
+
+def periodic_answers(box, o, d):
+    """Every periodic query's answer, its arrays in one list."""
+    out = list(box.cast_rays(o, d)) + list(box.ray_spans(o, d, 30.0)) + list(box.union_spans(o, d, 30.0))
+    out += list(box.nearest(o)) + list(box.within(o, 1.5)) + list(box.containing(o))
+    return out + list(box.next_crossing(o, d, after=0.5))
+
+
+@pytest.mark.parametrize(
+    "start, add, dtype, dim",
+    [
+        ((600, 0, 0), (7, 0, 0), np.float64, 3),  # a few, in place
+        ((400, 0, 0), (1, 0, 0), np.float32, 2),  # one at a time, in place
+        ((200, 0, 0), (150, 0, 0), np.float32, 3),  # a quarter or more: rebuilt
+        ((300, 0, 0), (2, 1, 1), np.float64, 2),  # a new kind: rebuilt as a mixed scene
+        ((100, 80, 60), (4, 3, 2), np.float32, 3),  # a mixed scene, in place
+        ((0, 0, 0), (5, 0, 3), np.float64, 3),  # an empty scene
+    ],
+)
+def test_periodic_push_equals_the_periodic_scene_built_at_once(start, add, dtype, dim):
+    rng = np.random.default_rng(7 * sum(start) + sum(add))
+    period = ([0.0] * dim, [20.0] * dim)
+    first = random_bodies(rng, dtype, dim, *start)
+    box = rs.Scene(**first.args(), dtype=dtype, dim=dim, period=period)
+    ids = []
+    for _ in range(3):  # three pushes, each caught up with the last
+        more = random_bodies(rng, dtype, dim, *add)
+        got = box.push(**more.args())
+        assert got.dtype == np.int64 and got.tolist() == list(range(len(box) - len(more), len(box)))
+        ids += got.tolist()
+    assert ids == list(range(len(first), len(first) + 3 * len(more)))
+    # Built at once from the same bodies in id order (the plain scene's push is checked above).
+    at_once = rs.PeriodicScene(box.scene, period)
+    assert len(at_once) == len(box)
+    o = rng.uniform(-5, 25, (200, dim)).astype(dtype)
+    d = rng.standard_normal((200, dim)).astype(dtype)
+    for a, c in zip(periodic_answers(box, o, d), periodic_answers(at_once, o, d)):
+        assert_same(a, c)
+    # It pickles as it is now; the scene it shows is a copy.
+    again = pickle.loads(pickle.dumps(box))
+    for a, c in zip(periodic_answers(again, o, d), periodic_answers(box, o, d)):
+        assert_same(a, c)
+    shown = box.scene
+    shown.push(spheres=([np.full(dim, 10.0)], [3.0]))
+    assert len(box) == len(at_once) and len(shown) == len(box) + 1
+
+
+def test_a_bad_periodic_push_changes_nothing():
+    box = rs.Scene(spheres=([[1.0, 1.0]], [0.5]), period=([0.0, 0.0], [4.0, 4.0]))
+    with pytest.raises(ValueError, match=r"spheres\[1\]: the radius is negative"):
+        box.push(spheres=([[2.0, 2.0], [3.0, 3.0]], [0.5, -1.0]))
+    assert len(box) == 1 and len(box.scene) == 1
+    with pytest.raises(TypeError):
+        box.push(spheres=(np.zeros((1, 2), np.float32), np.ones(1, np.float32)))
+    assert box.push(spheres=([[3.0, 3.0]], [0.5])).tolist() == [1]
+    assert box.containing([[3.0 - 4.0, 3.0]]).image.tolist() == [[-1, 0]]

@@ -1,5 +1,6 @@
 """The union of overlapping bodies and the occupancy of a grid, from Python, on every kind of scene:
 ``union_spans`` against ``ray_spans``'s spans merged by hand (the whole line and segments, masks),
+``union_sphere_spans`` against ``sphere_spans``'s,
 ``Grid.occupancy`` against ``containing`` at every cell's centre (formed as documented), in both
 widths and dimensions, with bodies touching at a point, nested and duplicated; bad input."""
 
@@ -82,6 +83,23 @@ def test_union_spans_are_the_spans_merged(dtype, dim):
             assert len(union.enter) < len(spans.enter), name  # the grains overlap
             np.testing.assert_array_equal(union.sum() <= spans.sum(), True)
             assert_union_is_merged(scene.union_spans(o, d, max_distance, mask, threads=1), scene.ray_spans(o, d, max_distance, mask))
+
+
+@pytest.mark.parametrize("dtype,dim", KINDS)
+def test_union_sphere_spans_are_the_sphere_spans_merged(dtype, dim):
+    o, d = rays(dtype, dim, n=200)
+    radius = (np.arange(len(o)) % 5 / 8).astype(dtype)  # 0 too: the ray's own spans
+    for name, scene, segment in kinds(dtype, dim):
+        for max_distance in ([segment] if segment else [None, 6.5]):
+            spans = scene.sphere_spans(o, d, radius, max_distance)
+            union = scene.union_sphere_spans(o, d, radius, max_distance)
+            assert isinstance(union, rs.UnionSpans), name
+            assert_union_is_merged(union, spans)
+            assert len(union.enter) < len(spans.enter), name
+            mask = np.arange(len(scene)) % 2 == 0
+            assert_union_is_merged(
+                scene.union_sphere_spans(o, d, 0.25, max_distance, mask, threads=1), scene.sphere_spans(o, d, 0.25, max_distance, mask)
+            )
 
 
 def test_union_spans_keep_touching_bodies_as_one_interval():

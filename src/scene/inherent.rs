@@ -171,6 +171,33 @@ macro_rules! inherent {
                 Geometry::union_spans_filtered(self, ray, max_distance, spans, filter);
             }
 
+            /// [`Geometry::union_sphere_spans`]: the intervals of the union of a ball's spans
+            /// while its centre travels the segment `[0, max_distance]`.
+            #[inline]
+            pub fn union_sphere_spans(
+                &self,
+                ray: &Ray<T, D>,
+                radius: T,
+                max_distance: T,
+                spans: &mut Vec<Span<T>>,
+            ) {
+                Geometry::union_sphere_spans(self, ray, radius, max_distance, spans);
+            }
+
+            /// [`Geometry::union_sphere_spans_filtered`]: the union of a ball's spans over the
+            /// items `filter` keeps.
+            #[inline]
+            pub fn union_sphere_spans_filtered(
+                &self,
+                ray: &Ray<T, D>,
+                radius: T,
+                max_distance: T,
+                spans: &mut Vec<Span<T>>,
+                filter: impl FnMut(usize) -> bool,
+            ) {
+                Geometry::union_sphere_spans_filtered(self, ray, radius, max_distance, spans, filter);
+            }
+
             /// [`Geometry::containing`]: the bodies that contain `point`, in increasing id.
             #[inline]
             pub fn containing(&self, point: &Point<T, D>, found: &mut Vec<$id>) {

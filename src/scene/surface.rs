@@ -441,6 +441,59 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
         Span::union_of(each.iter().map(|s| *s.found()), spans);
     }
 
+    /// [`Geometry::union_spans`] for a ball of `radius` moving along the line: the intervals of
+    /// the union of the spans [`Geometry::sphere_spans_to`] lists, where the ball overlaps at
+    /// least one body while its centre travels them (so the gaps between them are where it moves
+    /// freely: the chords a probe of that radius finds in a porous medium). Each end is exactly
+    /// an end of a body's sphere span. A NaN, negative or infinite `radius` lists none.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use raysweep::nalgebra::{Point2, Vector2};
+    /// use raysweep::{Circle, Ray, Scene, Span};
+    ///
+    /// let scene: Scene<f64, 2, Circle<f64>> = Scene::new(vec![
+    ///     Circle::new(Point2::new(2.0, 0.0), 1.0)?,
+    ///     Circle::new(Point2::new(5.5, 0.0), 1.0)?,
+    /// ]);
+    /// let mut union = Vec::new();
+    /// let ray = Ray::new(Point2::new(-2.0, 0.0), Vector2::x())?;
+    /// // A ball of radius 1 cannot pass between the two discs, whose gap is 1.5.
+    /// scene.union_sphere_spans(&ray, 1.0, 100.0, &mut union);
+    /// assert_eq!(union, [Span { enter: 2.0, exit: 9.5 }]);
+    /// // One of radius 0.75 touches both at once between them: touching spans are one.
+    /// scene.union_sphere_spans(&ray, 0.75, 100.0, &mut union);
+    /// assert_eq!(union, [Span { enter: 2.25, exit: 9.25 }]);
+    /// scene.union_sphere_spans(&ray, 0.5, 100.0, &mut union);
+    /// assert_eq!(union, [Span { enter: 2.5, exit: 5.5 }, Span { enter: 6.0, exit: 9.0 }]);
+    /// # Ok::<(), raysweep::Error>(())
+    /// ```
+    #[inline]
+    fn union_sphere_spans(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        max_distance: T,
+        spans: &mut Vec<Span<T>>,
+    ) {
+        self.union_sphere_spans_filtered(ray, radius, max_distance, spans, |_| true);
+    }
+
+    /// [`Geometry::union_sphere_spans`] over the items for which `filter(item)` is true.
+    fn union_sphere_spans_filtered(
+        &self,
+        ray: &Ray<T, D>,
+        radius: T,
+        max_distance: T,
+        spans: &mut Vec<Span<T>>,
+        filter: impl FnMut(usize) -> bool,
+    ) {
+        let mut each = Vec::new();
+        self.spans_filtered(ray, Some(radius), max_distance, &mut each, filter);
+        Span::union_of(each.iter().map(|s| *s.found()), spans);
+    }
+
     /// Clears `found`, then fills it with every body that contains `point` (its
     /// [`Shape::contains`](crate::Shape::contains)), in increasing id.
     ///

@@ -369,6 +369,11 @@ fn check<G, T: Real, const D: usize>(
                 .map(|(i, s)| (*i, bits(s).0, bits(s).1))
                 .collect();
             assert_eq!(spans_of(&spans), wanted, "sphere_spans_to {}", what());
+            let mut union = Vec::new();
+            g.union_sphere_spans_filtered(&ray, ball, max, &mut union, keep);
+            let spans: Vec<Span<T>> = want.iter().map(|(_, s)| *s).collect();
+            let union: Vec<_> = union.iter().map(bits).collect();
+            assert_eq!(union, merged(&spans), "union_sphere_spans {}", what());
             let after = T::from_wide([-1.0, 0.0, dyadic(rng, 0.0..reach)][rng.random_range(0..3)]);
             check_crossings(g, pairs, (o, d), (after, max), keep, &what);
         }
