@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 use nalgebra::{Point, SVector};
 
 use super::Grid;
+use crate::bounds::Aabb;
 use crate::error::Error;
 use crate::hit::Span;
 use crate::ray::Ray;
@@ -213,6 +214,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         part.fill(false);
         let (last, across) = (D - 1, D.saturating_sub(2));
         let (n, size) = (self.cells[last], self.cell_size[last].to_wide());
+        let per_cell = 1.0 / size;
         // The first row's line, from the grid's lower plane: centre k lies at about
         // (k + 1/2)·size.
         let mut at = Point::<T, D>::origin();
@@ -239,6 +241,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return;
         };
         scene.sphere_spans_to(&line, sweep, reach, near);
+        let boxes: Vec<Option<Aabb<T, D>>> = near
+            .iter()
+            .map(|s| scene.item_box(Sealed(()), s.id()))
+            .collect();
         for (k, part) in part.chunks_mut(n).enumerate() {
             if D >= 2 {
                 at[across] = self.center_on(across, first_on + k);
@@ -251,12 +257,18 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 p[last] = self.center_on(last, k);
                 p
             };
-            for id in near.iter().map(Answer::id) {
+            for (id, held) in near.iter().map(Answer::id).zip(&boxes) {
+                // A line beside the item's box misses it: no centre of it is inside.
+                let beside =
+                    |b: &Aabb<T, D>| (0..last).any(|a| at[a] < b.min()[a] || at[a] > b.max()[a]);
+                if held.as_ref().is_some_and(beside) {
+                    continue;
+                }
                 let Some(span) = scene.item_span(Sealed(()), id, &line) else {
                     continue;
                 };
                 let inside = |k: usize| scene.item_contains(Sealed(()), id, &centre(k));
-                if let Some((lo, hi)) = run(n, size, &span, inside) {
+                if let Some((lo, hi)) = run(n, per_cell, &span, inside) {
                     part[lo..=hi].fill(true);
                 }
             }
@@ -276,21 +288,29 @@ fn for_each_strip(first: usize, rows: usize, across: usize, mut strip: impl FnMu
     }
 }
 
-/// The run `lo..=hi` of the `n` centres of a row (centre `k` near `(k + 1/2)·size` along the
-/// line) for which `inside` holds, for a convex body whose span along the line is `span`:
-/// `None` where none is. A centre inside is sought among those the span covers, then beside
-/// them; the run is then grown while the next centre is inside (by convexity, the centres
-/// between two inside ones are inside).
+/// The run `lo..=hi` of the `n` centres of a row (centre `k` near `(k + 1/2)/per_cell` along
+/// the line, `per_cell` the cells per unit length) for which `inside` holds, for a convex body
+/// whose span along the line is `span`: `None` where none is. A centre inside is sought among
+/// those the span covers, then beside them; the run is then grown while the next centre is
+/// inside (by convexity, the centres between two inside ones are inside). The covered indices
+/// are estimates (a product by the reciprocal, rounded): `inside` settles every end.
 fn run<T: Real>(
     n: usize,
-    size: f64,
+    per_cell: f64,
     span: &Span<T>,
     inside: impl Fn(usize) -> bool,
 ) -> Option<(usize, usize)> {
-    // The covered centres' indices, held to [-1, n] before conversion.
-    let index = |v: f64| v.clamp(-1.0, n as f64) as i64;
-    let first = index(num_traits::Float::ceil(span.enter.to_wide() / size - 0.5));
-    let last = index(num_traits::Float::floor(span.exit.to_wide() / size - 0.5));
+    // The covered centres' indices, held to [-1, n] (a NaN to 0) before conversion; the floor
+    // and ceiling by truncation, which a call into the math library would cost more than.
+    let held = |v: f64| v.clamp(-1.0, n as f64);
+    let first = {
+        let v = held(span.enter.to_wide() * per_cell - 0.5);
+        (v as i64) + i64::from((v as i64 as f64) < v)
+    };
+    let last = {
+        let v = held(span.exit.to_wide() * per_cell - 0.5);
+        (v as i64) - i64::from((v as i64 as f64) > v)
+    };
     let within = |k: i64| (0..n as i64).contains(&k).then_some(k as usize);
     let covered = (first.max(0)..=last.min(n as i64 - 1)).map(|k| k as usize);
     let beside = [first - 1, last + 1].into_iter().filter_map(within);

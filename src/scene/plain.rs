@@ -13,6 +13,7 @@ use super::node::{self, MAX_BODIES};
 use super::probe::{self, F64Probe, Line, entry_cutoff, on_line};
 use super::ray_batch::{self, Trace};
 use super::surface::{Geometry, Kind, ball, filtered_lengths};
+use crate::bounds::Aabb;
 use crate::cast::assert_lengths;
 use crate::hit::{Hit, Span};
 use crate::ray::Ray;
@@ -500,6 +501,10 @@ impl<T: Real, const D: usize, S: Cast<T, D>> Geometry<T, D> for Scene<T, D, S> {
 
     fn item_span(&self, _: Sealed, id: usize, ray: &Ray<T, D>) -> Option<Span<T>> {
         self.bodies[id].ray_span(ray)
+    }
+
+    fn item_box(&self, _: Sealed, id: usize) -> Option<Aabb<T, D>> {
+        Some(self.bodies[id].aabb())
     }
 
     fn ray_order(&self, origins: &[Point<T, D>]) -> Option<Vec<usize>> {

@@ -23,6 +23,7 @@ use core::fmt::Debug;
 use nalgebra::Point;
 
 use super::answer::{Answer, BodyNearest};
+use crate::bounds::Aabb;
 use crate::cast::assert_lengths;
 use crate::hit::{Crossing, Hit, Span};
 use crate::ray::Ray;
@@ -178,6 +179,14 @@ pub trait Geometry<T: Real, const D: usize = 3>: Kind {
     /// `id` along the line through `ray`, as [`Geometry::ray_spans_to`] finds it.
     #[doc(hidden)]
     fn item_span(&self, _: Sealed, id: Self::Id, ray: &Ray<T, D>) -> Option<Span<T>>;
+
+    /// The crate's hook for [`Grid::occupancy`](crate::Grid::occupancy): a box that holds the
+    /// item `id`, where one is at hand exactly ([`Shape::aabb`](crate::Shape::aabb) of a plain
+    /// scene's body); `None` elsewhere (a translated body's box would round).
+    #[doc(hidden)]
+    fn item_box(&self, _: Sealed, _id: Self::Id) -> Option<Aabb<T, D>> {
+        None
+    }
 
     /// The order in which [`Geometry::cast_rays`] traces rays from `origins` (one per ray): their
     /// indices along a space-filling curve through the origins where the scene's hierarchies
