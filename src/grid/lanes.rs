@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 
 use super::Grid;
 use super::planes::{Planes, plane_number};
-use super::walk::Steps;
+use super::walk::{GridWalk, Steps};
 use crate::batch::dispatch::{Job, Registers, with_vector_registers};
 use crate::batch::lanes::{Four, FourMask};
 use crate::core::exact::Products;
@@ -46,7 +46,12 @@ pub(super) fn project<T: Real, const D: usize>(
         sums,
         sum: [0.0; 4],
     };
-    run(grid, strides, rays, reach, tally);
+    run(grid, strides, rays, reach, every_layer(grid), tally);
+}
+
+/// Every layer of the first axis: the whole walks.
+fn every_layer<T: Real, const D: usize>(grid: &Grid<T, D>) -> (usize, usize) {
+    (0, grid.cells()[0])
 }
 
 /// Adds `values[i]·(exit − enter)` to `volume` (laid out by `strides`) at every cell of
@@ -60,30 +65,49 @@ pub(super) fn backproject<T: Real, const D: usize>(
     reach: impl Fn(usize) -> T,
     volume: &mut [T],
 ) {
-    run(grid, strides, rays, reach, Adds::new(values, volume));
+    run(
+        grid,
+        strides,
+        rays,
+        reach,
+        every_layer(grid),
+        Adds::new(values, volume),
+    );
 }
 
-/// [`backproject`]'s additions, in ray order, put in `lists` rather than added to a volume:
-/// the first half of [`Grid::backproject_par`].
+/// [`backproject`] into the slab of the layers `layers.0..layers.1` of the first axis alone,
+/// `part` (those layers' cells of the volume, laid out by `strides`): each ray's walk in the
+/// slab ([`Steps::within`]), the same additions in the same order as the whole back
+/// projection makes there. The slabs of [`Grid::backproject_par`].
 #[cfg(feature = "rayon")]
-pub(super) fn contributions<T: Real, const D: usize>(
+pub(super) fn backproject_slab<T: Real, const D: usize>(
     grid: &Grid<T, D>,
     values: &[T],
     strides: &[usize; D],
     rays: &[Ray<T, D>],
     reach: impl Fn(usize) -> T,
-    lists: Lists<'_, T>,
+    layers: (usize, usize),
+    part: &mut [T],
 ) {
-    run(grid, strides, rays, reach, Adds::new(values, lists));
+    let start = layers.0 * strides[0];
+    run(
+        grid,
+        strides,
+        rays,
+        reach,
+        layers,
+        Adds::new(values, Slab { part, start }),
+    );
 }
 
-/// The walks of `rays` up to `reach`, their cells handed to `tally`, in the lanes
-/// [`with_vector_registers`] chooses.
+/// The walks of `rays` up to `reach` in the layers `layers` of the first axis, their cells
+/// handed to `tally`, in the lanes [`with_vector_registers`] chooses.
 fn run<T: Real, const D: usize, K: Tally<T>>(
     grid: &Grid<T, D>,
     strides: &[usize; D],
     rays: &[Ray<T, D>],
     reach: impl Fn(usize) -> T,
+    layers: (usize, usize),
     tally: K,
 ) {
     if rays.is_empty() {
@@ -92,7 +116,7 @@ fn run<T: Real, const D: usize, K: Tally<T>>(
     if D != 2 {
         // In 3D the lanes measured slower than one walk at a time (the `ct` example's 256³
         // projection 5.3 s against 3.2 s): each ray alone, through lane 0 of the tally.
-        one_at_a_time(grid, rays, reach, tally);
+        one_at_a_time(grid, rays, reach, layers, tally);
         return;
     }
     with_vector_registers(
@@ -102,21 +126,24 @@ fn run<T: Real, const D: usize, K: Tally<T>>(
             strides,
             rays,
             reach,
+            layers,
             tally,
         },
     );
 }
 
-/// The walks of `rays` up to `reach` one at a time, their cells handed to lane 0 of `tally`.
+/// The walks of `rays` up to `reach` in `layers` one at a time, their cells handed to lane 0 of
+/// `tally`.
 fn one_at_a_time<T: Real, const D: usize, K: Tally<T>>(
     grid: &Grid<T, D>,
     rays: &[Ray<T, D>],
     reach: impl Fn(usize) -> T,
+    layers: (usize, usize),
     mut tally: K,
 ) {
     for (i, ray) in rays.iter().enumerate() {
         tally.start(0, i);
-        grid.walk(ray, reach(i))
+        GridWalk::within(grid, ray, reach(i), layers)
             .for_each(|c| tally.cell(0, grid.flat_index(c.index), c.exit - c.enter));
         tally.ray_done(0, i);
         tally.group_done();
@@ -198,14 +225,13 @@ impl<T: Real> Tally<T> for Sums<'_, T> {
     fn group_done(&mut self) {}
 }
 
-/// A back projection's tally: each lane's value and ray, and the cells of every step of the
+/// A back projection's tally: each lane's value, and the cells of every step of the
 /// group so far with what each gets (the positions, the additions, and the lanes that add),
 /// handed to `sink` a ray at a time once the group is done.
 struct Adds<'a, T, S> {
     values: &'a [T],
     sink: S,
     value: PerLane,
-    ray: [usize; 4],
     /// Bit `l` set where lane `l` walks a ray of the group.
     group: u32,
     steps: Vec<(PerLane, PerLane, u32)>,
@@ -217,7 +243,6 @@ impl<'a, T, S> Adds<'a, T, S> {
             values,
             sink,
             value: [0.0; 4],
-            ray: [0; 4],
             group: 0,
             steps: Vec::new(),
         }
@@ -228,9 +253,6 @@ impl<'a, T, S> Adds<'a, T, S> {
 trait Sink<T> {
     /// `add` to the cell at position `at`.
     fn add(&mut self, at: usize, add: T);
-
-    /// Ray `ray`'s additions are all in.
-    fn ray_end(&mut self, ray: usize);
 }
 
 /// The volume itself.
@@ -239,51 +261,20 @@ impl<T: Real> Sink<T> for &mut [T] {
     fn add(&mut self, at: usize, add: T) {
         self[at] += add;
     }
-
-    #[inline(always)]
-    fn ray_end(&mut self, _: usize) {}
 }
 
-/// Lists of each ray's additions in ray order, and the span of each ray's among them (a ray
-/// that crosses no cell has an empty one).
+/// A slab of the volume: the cells from position `start` on, in `part`.
 #[cfg(feature = "rayon")]
-pub(super) struct Lists<'a, T> {
-    adds: &'a mut Vec<(usize, T)>,
-    spans: &'a mut Vec<(usize, usize)>,
-    /// Where the next ray's additions start.
-    from: usize,
+struct Slab<'a, T> {
+    part: &'a mut [T],
+    start: usize,
 }
 
 #[cfg(feature = "rayon")]
-impl<'a, T> Lists<'a, T> {
-    /// The lists of `rays` rays, in `adds` and `spans` (emptied first).
-    pub(super) fn new(
-        adds: &'a mut Vec<(usize, T)>,
-        spans: &'a mut Vec<(usize, usize)>,
-        rays: usize,
-    ) -> Self {
-        adds.clear();
-        spans.clear();
-        spans.resize(rays, (0, 0));
-        Lists {
-            adds,
-            spans,
-            from: 0,
-        }
-    }
-}
-
-#[cfg(feature = "rayon")]
-impl<T> Sink<T> for Lists<'_, T> {
+impl<T: Real> Sink<T> for Slab<'_, T> {
     #[inline(always)]
     fn add(&mut self, at: usize, add: T) {
-        self.adds.push((at, add));
-    }
-
-    #[inline(always)]
-    fn ray_end(&mut self, ray: usize) {
-        self.spans[ray] = (self.from, self.adds.len());
-        self.from = self.adds.len();
+        self.part[at - self.start] += add;
     }
 }
 
@@ -293,7 +284,6 @@ impl<T: Real, S: Sink<T>> Tally<T> for Adds<'_, T, S> {
     #[inline(always)]
     fn start(&mut self, l: usize, ray: usize) {
         self.value[l] = self.values[ray].to_wide();
-        self.ray[l] = ray;
         self.group |= 1 << l;
     }
 
@@ -329,7 +319,6 @@ impl<T: Real, S: Sink<T>> Tally<T> for Adds<'_, T, S> {
                     self.sink.add(at[l] as usize, T::from_wide(add[l]));
                 }
             }
-            self.sink.ray_end(self.ray[l]);
         }
         self.steps.clear();
         self.group = 0;
@@ -342,6 +331,7 @@ struct Walks<'a, T: Real, const D: usize, R, K> {
     strides: &'a [usize; D],
     rays: &'a [Ray<T, D>],
     reach: R,
+    layers: (usize, usize),
     tally: K,
 }
 
@@ -408,7 +398,7 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
     /// The lanes of `job`, its first rays started.
     #[inline(always)]
     fn new(job: Walks<'a, T, D, R, K>) -> Self {
-        let first = Steps::new(job.grid, &job.rays[0], (job.reach)(0));
+        let first = Steps::within(job.grid, &job.rays[0], (job.reach)(0), job.layers);
         let none = [[0.0; 4]; D];
         let mut lanes = Lanes {
             vectors: core::marker::PhantomData,
@@ -566,7 +556,8 @@ impl<'a, T: Real, V: Four, const D: usize, R: Fn(usize) -> T, K: Tally<T>>
         while self.next < self.job.rays.len() {
             let i = self.next;
             self.next += 1;
-            let walk = Steps::new(self.job.grid, &self.job.rays[i], (self.job.reach)(i));
+            let job = &self.job;
+            let walk = Steps::within(job.grid, &job.rays[i], (job.reach)(i), job.layers);
             if walk.done {
                 self.job.tally.skipped(i);
                 continue;

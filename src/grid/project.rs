@@ -6,33 +6,22 @@
 //! Each is exactly the loop over [`Grid::walk`] that defines it, bit for bit: `project` adds
 //! `volume[cell]·(exit − enter)` in walk order from zero; `backproject` adds `values[i]·(exit −
 //! enter)` to each cell a ray crosses, the rays in order. The `_par` forms (feature `rayon`) keep
-//! those bits on any thread count: a projection's rays are independent, and a back projection's
-//! walks run in parallel a block of rays at a time, then their contributions are added in
-//! parallel by slabs of the volume, each slab's in ray order (a walk crosses a cell once, so each
-//! cell sees its contributions in ray order).
+//! those bits on any thread count: a projection's rays are independent, and a back projection
+//! cuts the volume into slabs along the first axis, one task each, and walks every ray through
+//! each slab alone, started exactly where the whole walk enters it (`Steps::within` in
+//! `src/grid/walk.rs`): each cell still receives its contributions in ray order, from one
+//! thread, and no contribution is listed.
 //!
 //! A volume is one value per cell in [`Grid::flat_index`] order (C order, the last axis fastest).
 
 use super::Grid;
-#[cfg(feature = "rayon")]
-use super::lanes::Lists;
 use crate::error::Error;
 use crate::ray::Ray;
 use crate::real::Real;
 
-/// Rays whose contributions a parallel back projection gathers before adding them in order.
-#[cfg(feature = "rayon")]
-const BLOCK: usize = 4096;
-
-/// Rays a thread walks at a time in a parallel projection or back projection (a divisor of
-/// [`BLOCK`]).
+/// Rays a thread walks at a time in a parallel projection.
 #[cfg(feature = "rayon")]
 const CHUNK: usize = 64;
-
-/// A chunk of rays' contributions to a back projection, in ray order (each a cell's position and
-/// what the ray adds there), and the span of each ray's among them.
-#[cfg(feature = "rayon")]
-type Chunk<T> = (alloc::vec::Vec<(usize, T)>, alloc::vec::Vec<(usize, usize)>);
 
 impl<T: Real, const D: usize> Grid<T, D> {
     /// `sums[i]` = the line integral of `volume` along `rays[i]`'s walk up to `max_distance`: the
@@ -244,11 +233,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(())
     }
 
-    /// [`Grid::backproject`] on rayon's thread pool, a block of rays at a time: their walks in
-    /// parallel, then their contributions added in parallel by slabs of the volume (along the
-    /// first axis, one slab per thread), each slab's in ray order: the same bits on any thread
-    /// count (on a pool of one thread, [`Grid::backproject`] itself). Available with the crate
-    /// feature `rayon`.
+    /// [`Grid::backproject`] on rayon's thread pool: the volume cut into slabs along the first
+    /// axis, each slab a task that walks every ray through the slab alone and adds to its cells
+    /// in ray order: the same bits on any thread count (on a pool of one thread, or a volume of
+    /// one layer, [`Grid::backproject`] itself). Available with the crate feature `rayon`.
     ///
     /// # Errors
     ///
@@ -267,7 +255,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
-        self.backproject_blocks(values, &strides, rays, |_| max_distance, volume);
+        self.backproject_slabs(values, &strides, rays, |_| max_distance, volume);
         Ok(())
     }
 
@@ -292,13 +280,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let strides = self.volume_strides("volume", volume.len())?;
         same_length("values", values.len(), rays.len())?;
         same_length("max_distances", max_distances.len(), rays.len())?;
-        self.backproject_blocks(values, &strides, rays, |i| max_distances[i], volume);
+        self.backproject_slabs(values, &strides, rays, |i| max_distances[i], volume);
         Ok(())
     }
 
     /// The back projection of [`Grid::backproject_par`], each ray `i` up to `reach(i)`.
     #[cfg(feature = "rayon")]
-    fn backproject_blocks(
+    fn backproject_slabs(
         &self,
         values: &[T],
         strides: &[usize; D],
@@ -308,69 +296,26 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ) where
         T: Send + Sync,
     {
-        use alloc::vec::Vec;
         use rayon::prelude::*;
-        if rayon::current_num_threads() == 1 {
+        let threads = rayon::current_num_threads();
+        let layers = self.cells.first().copied().unwrap_or(1);
+        if threads == 1 || layers == 1 {
             super::lanes::backproject(self, values, strides, rays, reach, volume);
             return;
         }
-        // A slab is a run of whole layers of the first axis: a walk's first index only rises or
-        // only falls, so the cells a ray adds to in one slab are one run of its contributions.
+        // A slab is a run of whole layers of the first axis, one for each thread: every slab
+        // costs each ray a start of its own (docs/performance.md, "Projectors against ASTRA").
         let layer = strides.first().copied().unwrap_or(1);
-        let layers = self.cells.first().copied().unwrap_or(1);
-        let slab = layers.div_ceil(rayon::current_num_threads().clamp(1, layers)) * layer;
-        // Each chunk of a block's rays: their contributions in ray order, and the span of each
-        // ray's; kept from block to block, so that their memory is reused.
-        let mut chunks: Vec<Chunk<T>> = (0..BLOCK / CHUNK).map(|_| Default::default()).collect();
-        for (block, (rays, values)) in rays.chunks(BLOCK).zip(values.chunks(BLOCK)).enumerate() {
-            let used = &mut chunks[..rays.len().div_ceil(CHUNK)];
-            used.par_iter_mut()
-                .zip(rays.par_chunks(CHUNK).zip(values.par_chunks(CHUNK)))
-                .enumerate()
-                .for_each(|(chunk, ((adds, spans), (rays, values)))| {
-                    let lists = Lists::new(adds, spans, rays.len());
-                    let first = block * BLOCK + chunk * CHUNK;
-                    let reach = |i| reach(first + i);
-                    super::lanes::contributions(self, values, strides, rays, reach, lists);
-                });
-            let used = &*used;
-            volume
-                .par_chunks_mut(slab)
-                .enumerate()
-                .for_each(|(k, part)| {
-                    let (start, end) = (k * slab, k * slab + part.len());
-                    for (adds, spans) in used {
-                        for &(from, to) in spans {
-                            for &(cell, add) in in_slab(&adds[from..to], start, end, layer) {
-                                part[cell - start] += add;
-                            }
-                        }
-                    }
-                });
-        }
+        let per_slab = layers.div_ceil(threads.min(layers));
+        volume
+            .par_chunks_mut(per_slab * layer)
+            .enumerate()
+            .for_each(|(k, part)| {
+                let from = k * per_slab;
+                let slab = (from, from + part.len() / layer);
+                super::lanes::backproject_slab(self, values, strides, rays, &reach, slab, part);
+            });
     }
-}
-
-/// The run of a walk's contributions `adds` to the cells from `start` to `end` (both whole
-/// layers of `layer` cells): the walk's layers only rise or only fall, so the run is found by
-/// bisection.
-#[cfg(feature = "rayon")]
-fn in_slab<T>(adds: &[(usize, T)], start: usize, end: usize, layer: usize) -> &[(usize, T)] {
-    let (Some(first), Some(last)) = (adds.first(), adds.last()) else {
-        return adds;
-    };
-    let (from, to) = if first.0 / layer <= last.0 / layer {
-        (
-            adds.partition_point(|a| a.0 < start),
-            adds.partition_point(|a| a.0 < end),
-        )
-    } else {
-        (
-            adds.partition_point(|a| a.0 >= end),
-            adds.partition_point(|a| a.0 >= start),
-        )
-    };
-    &adds[from..to]
 }
 
 /// `Err(Error::Length)` unless a slice named `what` of `len` entries has `expected`.

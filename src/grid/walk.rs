@@ -80,8 +80,12 @@ pub(super) struct Steps<T: Real, const D: usize> {
     pub(super) before_end: f64,
     /// The distance at which the walk entered the cell it is in.
     pub(super) enter: T,
-    /// The distance of `end`, rounded to the width.
+    /// The distance of the grid's exit, rounded to the width: no cell's exit passes it.
     pub(super) exit_at: T,
+    /// Whether `end` is a slab's last plane inside the grid ([`Steps::within`]), where the
+    /// whole walk would step on: a cell's exit there is its crossing's distance, as in the whole
+    /// walk, where at the grid's exit it is `exit_at`.
+    pub(super) end_inside: bool,
     pub(super) max_distance: T,
     /// The stored direction's length: a key times it is a distance.
     pub(super) length: f64,
@@ -96,8 +100,19 @@ const BATCH: usize = 16;
 impl<T: Real, const D: usize> GridWalk<T, D> {
     /// The walk of `ray`'s segment `[0, max_distance]` through `grid`.
     pub(crate) fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
+        Self::within(grid, ray, max_distance, (0, grid.cells()[0]))
+    }
+
+    /// The part of that walk in the layers `layers.0..layers.1` of the first axis
+    /// ([`Steps::within`]).
+    pub(crate) fn within(
+        grid: &Grid<T, D>,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        layers: (usize, usize),
+    ) -> Self {
         GridWalk {
-            steps: Steps::new(grid, ray, max_distance),
+            steps: Steps::within(grid, ray, max_distance, layers),
             found: [GridCell {
                 index: [0; D],
                 enter: T::zero(),
@@ -110,8 +125,26 @@ impl<T: Real, const D: usize> GridWalk<T, D> {
 }
 
 impl<T: Real, const D: usize> Steps<T, D> {
-    /// The walk of `ray`'s segment `[0, max_distance]` through `grid`, at its first cell.
-    pub(super) fn new(grid: &Grid<T, D>, ray: &Ray<T, D>, max_distance: T) -> Self {
+    /// The part of the walk of `ray`'s segment `[0, max_distance]` through `grid` that lies in
+    /// the layers `layers.0..layers.1` of the first axis (the cells whose first index is in that
+    /// range), at its first cell: exactly the whole walk's cells there, with their bits, so that
+    /// a volume cut into slabs along the first axis is walked a slab at a time (a walk's first
+    /// index only rises or only falls, so its cells in a slab are one run of its cells).
+    ///
+    /// The part starts where the whole walk enters the slab: at the grid's entry (or the
+    /// origin), or at the crossing of the slab's first plane, found exactly as the whole walk
+    /// finds its first cell; and it stops at the crossing of the slab's last plane, or the
+    /// grid's exit. A cell's entry is where the whole walk would have it: the walk keeps each
+    /// entry at or after the one before, where rounded keys run a rounding backwards, so the part
+    /// starts at the latest distance among the slab's first crossing and the last crossing of
+    /// each other axis before it (the crossings of one axis come in order along the line: each
+    /// is its plane's exact offset rounded once, times the same reciprocal).
+    pub(super) fn within(
+        grid: &Grid<T, D>,
+        ray: &Ray<T, D>,
+        max_distance: T,
+        layers: (usize, usize),
+    ) -> Self {
         let dir: [f64; D] = ray.stored_dir().into();
         let products = BASE_PRODUCTS;
         let cells = grid.cells();
@@ -142,11 +175,12 @@ impl<T: Real, const D: usize> Steps<T, D> {
             before_end: f64::NEG_INFINITY,
             enter: T::zero(),
             exit_at: T::zero(),
+            end_inside: false,
             max_distance,
             length: length::<T, f64, D>(&dir),
             done: true,
         };
-        walk.start();
+        walk.start(layers);
         walk
     }
 
@@ -164,10 +198,11 @@ impl<T: Real, const D: usize> Steps<T, D> {
         order(&self.axes, x, y)
     }
 
-    /// Finds where the segment enters the grid and the cell there; leaves the walk `done` where
-    /// it runs through no cell for a positive length.
-    fn start(&mut self) {
-        if !(self.max_distance.to_wide() > 0.0) {
+    /// Finds where the segment enters the grid, or the slab of `layers` in it, and the cell
+    /// there; leaves the walk `done` where it runs through no cell of the slab for a positive
+    /// length.
+    fn start(&mut self, (low, high): (usize, usize)) {
+        if !(self.max_distance.to_wide() > 0.0) || low >= high {
             return;
         }
         // Where the line enters the grid ahead of the origin, and where it leaves it; the still
@@ -203,20 +238,50 @@ impl<T: Real, const D: usize> Steps<T, D> {
                 end = Some(far);
             }
         }
-        let Some(end) = end else {
+        let Some(mut end) = end else {
             return;
         };
         if self.order(&first, &end) != Ordering::Less {
             return;
         }
-        self.end = end;
-        self.before_end = end.key - self.close;
         self.exit_at = self.distance(end.key);
         self.enter = if first.axis == ORIGIN {
             T::zero()
         } else {
             self.distance(first.key)
         };
+        // The slab's planes on the first axis, in the order the line crosses them; where the
+        // line runs along them, its cell there decides.
+        let (into, out_of) = if self.axes[0].dir() >= 0.0 {
+            (low, high)
+        } else {
+            (high, low)
+        };
+        let whole = first;
+        let mut restart = false;
+        if self.axes[0].dir() == 0.0 {
+            if !(low..high).contains(&self.index[0]) {
+                return;
+            }
+        } else {
+            if into != 0 && into != self.cells[0] {
+                let cut = self.cut(0, into);
+                if self.order(&cut, &first) == Ordering::Greater {
+                    (first, restart) = (cut, true);
+                }
+            }
+            if out_of != 0 && out_of != self.cells[0] {
+                let cut = self.cut(0, out_of);
+                if self.order(&cut, &end) == Ordering::Less {
+                    (end, self.end_inside) = (cut, true);
+                }
+            }
+            if self.order(&first, &end) != Ordering::Less {
+                return;
+            }
+        }
+        self.end = end;
+        self.before_end = end.key - self.close;
         if !(self.enter < self.max_distance) {
             return;
         }
@@ -240,6 +305,27 @@ impl<T: Real, const D: usize> Steps<T, D> {
             }
             self.key[a] = self.axes[a].crossing(self.plane[a]);
             self.ahead[a] = self.axes[a].crossing(self.plane[a].wrapping_add(self.step[a]));
+        }
+        if restart {
+            // The whole walk's entry here: the latest of the slab's first crossing, the last
+            // crossing of each other axis the whole walk made before it, and its own entry.
+            let mut latest = first.key;
+            for a in 1..D {
+                if self.axes[a].dir() == 0.0 {
+                    continue;
+                }
+                let behind = self.cut(a, self.plane[a].wrapping_sub(self.step[a]));
+                if self.order(&behind, &whole) != Ordering::Less && behind.key > latest {
+                    latest = behind.key;
+                }
+            }
+            let at = self.distance(latest);
+            if at > self.enter {
+                self.enter = if at > self.exit_at { self.exit_at } else { at };
+            }
+            if !(self.enter < self.max_distance) {
+                return;
+            }
         }
         self.done = false;
     }
@@ -359,7 +445,11 @@ impl<T: Real, const D: usize> Steps<T, D> {
             // past the grid's exit): the distance then stays where it was (and the cell between
             // is empty), and never passes the exit.
             let exit_at = self.exit_at;
-            let at = if within { self.distance(key) } else { exit_at };
+            let at = if within || self.end_inside {
+                self.distance(key)
+            } else {
+                exit_at
+            };
             let at = if at < self.enter {
                 self.enter
             } else if at > exit_at {
@@ -468,5 +558,127 @@ impl<T: Real, const D: usize> Iterator for GridWalk<T, D> {
             acc = f(acc, cell);
         }
         acc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Point, SVector};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// The cells of `ray`'s walk in the layers `layers`, as (index, enter's bits, exit's bits).
+    fn cells<T: Real, const D: usize>(
+        grid: &Grid<T, D>,
+        ray: &Ray<T, D>,
+        max: T,
+        layers: (usize, usize),
+    ) -> Vec<([usize; D], u64, u64)> {
+        GridWalk::within(grid, ray, max, layers)
+            .map(|c| {
+                (
+                    c.index,
+                    c.enter.to_wide().to_bits(),
+                    c.exit.to_wide().to_bits(),
+                )
+            })
+            .collect()
+    }
+
+    /// The walk's parts in the slabs of every cut of the first axis, in the order the ray
+    /// crosses them, are the whole walk, cell for cell and bit for bit: rays from lattice points
+    /// (through edges and corners, along planes) and from a few ulps beside them (crossings of
+    /// two axes a hair apart, whose rounded keys run backwards), grids far from the origin,
+    /// segments that end on a plane.
+    fn parts_are_the_whole<T: Real, const D: usize>(seed: u64) {
+        let rng = &mut StdRng::seed_from_u64(seed);
+        for round in 0..300 {
+            let far = [0.0, 1e3, 1e7][round % 3];
+            let size: [f64; D] = core::array::from_fn(|_| {
+                [0.1, 0.25, 0.3, 1.0 / 3.0][rng.random_range(0..4)] * rng.random_range(1.0..1.1)
+            });
+            let min: [f64; D] = core::array::from_fn(|_| far + rng.random_range(-2.0..2.0));
+            let n: [usize; D] = core::array::from_fn(|_| rng.random_range(1..9));
+            let wide = |v: [f64; D]| SVector::from(v.map(T::from_wide));
+            let Ok(grid) = Grid::new(Point::from(wide(min)), wide(size), n) else {
+                continue;
+            };
+            let (min, size) = (
+                grid.min().map(|v| v.to_wide()),
+                grid.cell_size().map(|v| v.to_wide()),
+            );
+            for _ in 0..40 {
+                let lattice = rng.random_bool(0.5);
+                let o: [f64; D] = core::array::from_fn(|a| {
+                    let k = if lattice {
+                        rng.random_range(0..=n[a] + 2) as f64 - 1.0
+                    } else {
+                        rng.random_range(-0.5..1.5) * n[a] as f64
+                    };
+                    min[a] + k * size[a]
+                });
+                // A cell's diagonal from a lattice point runs through a vertex in every cell.
+                let diagonal = lattice && rng.random_bool(0.4);
+                let d: [f64; D] = core::array::from_fn(|a| {
+                    if diagonal {
+                        [1.0, -1.0, 2.0][rng.random_range(0..3)] * size[a]
+                    } else if rng.random_bool(0.2) {
+                        [0.0, 1.0, -1.0][rng.random_range(0..3)]
+                    } else {
+                        rng.random_range(-1.0..1.0)
+                    }
+                });
+                // A lattice origin nudged by a few of its ulps: crossings of two axes a
+                // hair apart, whose rounded keys may come in either order.
+                let mut o = wide(o);
+                if lattice && rng.random_bool(0.5) {
+                    let a = rng.random_range(0..D);
+                    let ulps = T::from_wide(rng.random_range(-3.0f64..3.0).round());
+                    let by = (o[a].abs() + T::one()) * T::EPSILON * ulps;
+                    o[a] += by;
+                }
+                let Ok(ray) = Ray::new(Point::from(o), wide(d)) else {
+                    continue;
+                };
+                let max = T::from_wide(
+                    [f64::INFINITY, rng.random_range(0.0..4.0), 2.0 * size[0]]
+                        [rng.random_range(0..3)],
+                );
+                let whole = cells(&grid, &ray, max, (0, n[0]));
+                for cut in 0..=n[0] {
+                    let (low, high) = (
+                        cells(&grid, &ray, max, (0, cut)),
+                        cells(&grid, &ray, max, (cut, n[0])),
+                    );
+                    let parts = if d[0] < 0.0 {
+                        [high, low].concat()
+                    } else {
+                        [low, high].concat()
+                    };
+                    assert_eq!(parts, whole, "{grid:?} {ray:?} {max:?}: cut at layer {cut}");
+                }
+                let ones: Vec<_> = (0..n[0])
+                    .map(|k| cells(&grid, &ray, max, (k, k + 1)))
+                    .collect();
+                let mut ones = ones.concat();
+                if d[0] < 0.0 {
+                    ones = (0..n[0])
+                        .rev()
+                        .flat_map(|k| cells(&grid, &ray, max, (k, k + 1)))
+                        .collect();
+                }
+                assert_eq!(ones, whole, "{grid:?} {ray:?} {max:?}: a layer at a time");
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_in_slabs_is_the_whole_walk() {
+        parts_are_the_whole::<f64, 2>(1);
+        parts_are_the_whole::<f32, 2>(2);
+        parts_are_the_whole::<f64, 3>(3);
+        parts_are_the_whole::<f32, 3>(4);
     }
 }

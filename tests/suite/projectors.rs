@@ -1,4 +1,5 @@
-//! `Grid::project` and `Grid::backproject` (and their `_par` forms on several thread counts)
+//! `Grid::project` and `Grid::backproject` (and their `_par` forms on 1, 2, 3 and 8 threads: the
+//! back projection in slabs of several layers down to one)
 //! against the loops over `Grid::walk` that define them, bit for bit: random grids (offset, cell
 //! sizes that are rarely binary fractions), rays from around the grid and from its lattice
 //! points, largest distances of every kind, volumes with an infinite and a NaN cell; slices of the wrong length refused with nothing
@@ -74,7 +75,7 @@ fn bits<T: Width>(values: &[T]) -> Vec<u64> {
 fn run<T: Width + Send + Sync, const D: usize>(seed: u64) {
     let rng = &mut StdRng::seed_from_u64(seed);
     #[cfg(feature = "rayon")]
-    let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
+    let pools: Vec<rayon::ThreadPool> = [1, 2, 3, 8]
         .iter()
         .map(|&n| {
             rayon::ThreadPoolBuilder::new()
