@@ -149,7 +149,7 @@ impl<T: Real, const D: usize> Bodies<T, D> {
     }
 
     /// The bodies from id `first` on, of the scene's kind.
-    pub(crate) fn from(&self, first: usize) -> Solids<T, D> {
+    pub(crate) fn since(&self, first: usize) -> Solids<T, D> {
         fn after<S: Clone>(bodies: &[S], first: usize) -> Vec<S> {
             bodies.get(first..).unwrap_or_default().to_vec()
         }

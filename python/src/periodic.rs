@@ -109,7 +109,7 @@ where
             T::NAME
         ))
     })?;
-    let solids = bodies.from(0);
+    let solids = bodies.since(0);
     run.apart(move || placed(solids, period))
 }
 
@@ -180,7 +180,7 @@ where
         if bodies.len() <= first {
             return Ok(());
         }
-        let new = bodies.from(first);
+        let new = bodies.since(first);
         if new.len() <= IN_PLACE && 4 * new.len() < first {
             let pushed = py.detach(|| {
                 let mut now = periodic.core.lock();
@@ -191,7 +191,7 @@ where
                 return Ok(());
             }
         }
-        let all = bodies.from(0);
+        let all = bodies.since(0);
         let after = run.apart(move || placed(all, period))?;
         let swapped = py.detach(|| {
             let mut now = periodic.core.lock();

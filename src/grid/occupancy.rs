@@ -190,11 +190,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let n = self.cells[D - 1];
         // In one dimension there is one row, and no axis before the last.
         let across = if D >= 2 { self.cells[D - 2] } else { 1 };
-        let mut near = Vec::new();
+        let (mut near, mut boxes) = (Vec::new(), Vec::new());
         let mut done = 0;
         for_each_strip(first, cells.len() / n, across, |row, len| {
             let part = &mut cells[done * n..(done + len) * n];
-            self.settle_strip(scene, row, len, part, &mut near);
+            self.settle_strip(scene, row, len, part, (&mut near, &mut boxes));
             done += len;
         });
     }
@@ -209,7 +209,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         row: usize,
         len: usize,
         part: &mut [bool],
-        near: &mut Vec<G::Span>,
+        (near, boxes): (&mut Vec<G::Span>, &mut Vec<Option<Aabb<T, D>>>),
     ) {
         part.fill(false);
         let (last, across) = (D - 1, D.saturating_sub(2));
@@ -241,10 +241,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return;
         };
         scene.sphere_spans_to(&line, sweep, reach, near);
-        let boxes: Vec<Option<Aabb<T, D>>> = near
-            .iter()
-            .map(|s| scene.item_box(Sealed(()), s.id()))
-            .collect();
+        boxes.clear();
+        boxes.extend(near.iter().map(|s| scene.item_box(Sealed(()), s.id())));
         for (k, part) in part.chunks_mut(n).enumerate() {
             if D >= 2 {
                 at[across] = self.center_on(across, first_on + k);
@@ -257,7 +255,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 p[last] = self.center_on(last, k);
                 p
             };
-            for (id, held) in near.iter().map(Answer::id).zip(&boxes) {
+            for (id, held) in near.iter().map(Answer::id).zip(boxes.iter()) {
                 // A line beside the item's box misses it: no centre of it is inside.
                 let beside =
                     |b: &Aabb<T, D>| (0..last).any(|a| at[a] < b.min()[a] || at[a] > b.max()[a]);
