@@ -20,7 +20,7 @@
 
 static uint64_t state = 0x9e3779b97f4a7c15u;
 
-/* xorshift64*, uniform in [low, high): as first_hit.rs. */
+/* xorshift64*, uniform in [low, high): as capi/tests/c/random.rs. */
 static double uniform(double low, double high) {
   state ^= state >> 12;
   state ^= state << 25;

@@ -7,21 +7,12 @@ use std::time::Instant;
 use raysweep::nalgebra::{Point3, Vector3};
 use raysweep::{Ray, Scene, Sphere};
 
-/// xorshift64*, uniform in `[low, high)`: as first_hit.c.
-struct Random(u64);
-
-impl Random {
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let u = (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / 9007199254740992.0;
-        low + (high - low) * u
-    }
-}
+#[path = "../tests/c/random.rs"]
+mod random;
+use random::Random;
 
 fn main() {
-    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut random = Random::seeded();
     let balls: Vec<Sphere<f64>> = (0..100_000)
         .map(|_| {
             let c = [(); 3].map(|()| random.uniform(0.0, 100.0));

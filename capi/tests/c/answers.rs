@@ -12,6 +12,9 @@ use std::fmt::Write as _;
 use raysweep::nalgebra::{Point, Rotation, SMatrix, SVector};
 use raysweep::{Aabb, Body, Ellipsoid, Ray, Real, Scene, Sphere};
 
+mod random;
+use random::Random;
+
 /// A value's bits, as the C suite reads them.
 trait Bits: Real {
     fn bits(self) -> String;
@@ -33,20 +36,6 @@ impl Bits for f32 {
     }
     fn of(x: f64) -> Self {
         x as f32
-    }
-}
-
-/// xorshift64*: the same inputs on every run.
-struct Random(u64);
-
-impl Random {
-    /// Uniform in `[low, high)`.
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let u = (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
-        low + (high - low) * u
     }
 }
 
@@ -176,21 +165,23 @@ fn section<T: Bits, const D: usize>(out: &mut Out, random: &mut Random) {
     let (balls, ovals, cuboids, more) = (40, 20, 20, 10);
     let mut bodies: Vec<Body<T, D>> = Vec::new();
     let mut spheres = Vec::new();
-    let sphere = |random: &mut Random| {
-        Sphere::new(
+    // A ball, written to the file.
+    let sphere = |random: &mut Random, out: &mut Out| {
+        let s = Sphere::new(
             point::<T, D>(random, 0.0, 8.0),
             T::of(random.uniform(0.2, 1.0)),
         )
-        .unwrap()
+        .unwrap();
+        out.put(s.center().coords.as_slice());
+        out.put(&[s.radius()]);
+        out.end();
+        s
     };
     writeln!(out.0, "section {} {D}", core::mem::size_of::<T>() * 8).unwrap();
     out.count(balls);
     out.end();
     for _ in 0..balls {
-        let s = sphere(random);
-        out.put(s.center().coords.as_slice());
-        out.put(&[s.radius()]);
-        out.end();
+        let s = sphere(random, out);
         spheres.push(s);
         bodies.push(s.into());
     }
@@ -230,11 +221,7 @@ fn section<T: Bits, const D: usize>(out: &mut Out, random: &mut Random) {
     out.count(more);
     out.end();
     for _ in 0..more {
-        let s = sphere(random);
-        out.put(s.center().coords.as_slice());
-        out.put(&[s.radius()]);
-        out.end();
-        bodies.push(s.into());
+        bodies.push(sphere(random, out).into());
     }
     let rays: Vec<_> = (0..60)
         .map(|i| {
@@ -259,7 +246,7 @@ fn section<T: Bits, const D: usize>(out: &mut Out, random: &mut Random) {
 fn main() {
     let path = std::env::args().nth(1).expect("usage: c-answers FILE");
     let mut out = Out(String::new());
-    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut random = Random::seeded();
     section::<f64, 3>(&mut out, &mut random);
     section::<f32, 3>(&mut out, &mut random);
     section::<f64, 2>(&mut out, &mut random);
